@@ -1,0 +1,67 @@
+"""Errors for bad input: one class per fault, each with a stable machine code.
+
+The code is what clients switch on (the server puts it in the gRPC status details);
+the message is for the developer reading a log, and names the offending tile or field.
+"""
+
+from __future__ import annotations
+
+
+class EngineError(ValueError):
+    """Base of every input error the engine raises. `code` is stable; `field` names the culprit."""
+
+    code = "ENGINE_ERROR"
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class BadTileError(EngineError):
+    code = "BAD_TILE"
+
+
+class TileCountError(EngineError):
+    code = "TILE_COUNT"
+
+
+class TooManyCopiesError(EngineError):
+    code = "TOO_MANY_COPIES"
+
+
+class BadMeldError(EngineError):
+    code = "BAD_MELD"
+
+
+class ContradictoryContextError(EngineError):
+    code = "CONTRADICTORY_CONTEXT"
+
+
+class BadContextError(EngineError):
+    """A context value out of its range (a wind of 7, nine flowers)."""
+
+    code = "BAD_CONTEXT"
+
+
+class MissingWinningTileError(EngineError):
+    code = "MISSING_WINNING_TILE"
+
+
+class UnknownRuleSetError(EngineError):
+    code = "UNKNOWN_RULE_SET"
+
+
+ERROR_CODES: tuple[str, ...] = tuple(
+    cls.code
+    for cls in (
+        BadTileError,
+        TileCountError,
+        TooManyCopiesError,
+        BadMeldError,
+        ContradictoryContextError,
+        BadContextError,
+        MissingWinningTileError,
+        UnknownRuleSetError,
+    )
+)

@@ -1,0 +1,276 @@
+"""Melds, hands and the situation of a win, with their validation.
+
+Everything here is immutable; validation happens in the constructors' `validate` helpers so
+that every interface (CLI, batch, gRPC) applies the same rules and raises the same codes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from engine.errors import (
+    BadContextError,
+    BadMeldError,
+    ContradictoryContextError,
+    MissingWinningTileError,
+    TileCountError,
+    TooManyCopiesError,
+)
+from engine.tiles import NUM_FLOWERS, check_tile, format_tile, format_tiles, is_honor, to_counts
+
+
+class MeldKind(IntEnum):
+    CHOW = 1
+    PUNG = 2
+    KONG = 3
+
+
+class ClaimedFrom(IntEnum):
+    """Seat a claimed tile came from, relative to the player. NONE: not claimed."""
+
+    NONE = 0
+    LEFT = 1
+    ACROSS = 2
+    RIGHT = 3
+
+
+class Wind(IntEnum):
+    EAST = 0
+    SOUTH = 1
+    WEST = 2
+    NORTH = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A declared set. Chows and pungs are always exposed; a kong is exposed, concealed or added.
+
+    `claimed_index` says which of `tiles` was claimed (for a chow it decides nothing in MCR
+    scoring but clients show it); None when not claimed or not known.
+    """
+
+    kind: MeldKind
+    tiles: tuple[int, ...]
+    concealed: bool = False
+    added: bool = False
+    claimed_from: ClaimedFrom = ClaimedFrom.NONE
+    claimed_index: int | None = None
+
+    @property
+    def first(self) -> int:
+        return self.tiles[0]
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind == MeldKind.KONG
+
+    def __str__(self) -> str:
+        tag = {MeldKind.CHOW: "chow", MeldKind.PUNG: "pung", MeldKind.KONG: "kong"}[self.kind]
+        if self.kind == MeldKind.KONG:
+            tag = "concealed kong" if self.concealed else ("added kong" if self.added else "exposed kong")
+        return f"{tag} {format_tiles(self.tiles)}"
+
+
+def make_meld(
+    kind: MeldKind,
+    tiles: Iterable[int],
+    *,
+    concealed: bool = False,
+    added: bool = False,
+    claimed_from: ClaimedFrom = ClaimedFrom.NONE,
+    claimed_index: int | None = None,
+    field: str = "meld",
+) -> Meld:
+    """Build and validate a meld; raises BadMeldError (or BadTileError) naming `field`."""
+    tiles = tuple(sorted(check_tile(t, f"{field}.tiles") for t in tiles))
+    kind = MeldKind(kind) if kind in (1, 2, 3) else kind
+    if not isinstance(kind, MeldKind):
+        raise BadMeldError(f"{field}.kind: {kind!r} is not chow, pung or kong", f"{field}.kind")
+    expected = 4 if kind == MeldKind.KONG else 3
+    if len(tiles) != expected:
+        raise BadMeldError(
+            f"{field}: a {kind.name.lower()} has {expected} tiles, got {len(tiles)} ({format_tiles(tiles)})",
+            f"{field}.tiles",
+        )
+    if kind == MeldKind.CHOW:
+        if any(is_honor(t) for t in tiles):
+            raise BadMeldError(f"{field}: a chow cannot hold honours ({format_tiles(tiles)})", f"{field}.tiles")
+        a, b, c = tiles
+        if not (b == a + 1 and c == a + 2 and a // 9 == c // 9):
+            raise BadMeldError(f"{field}: {format_tiles(tiles)} is not a run of one suit", f"{field}.tiles")
+    elif len(set(tiles)) != 1:
+        raise BadMeldError(
+            f"{field}: a {kind.name.lower()} needs identical tiles, got {format_tiles(tiles)}", f"{field}.tiles"
+        )
+    if kind != MeldKind.KONG and (concealed or added):
+        raise BadMeldError(f"{field}: only a kong can be concealed or added", f"{field}.concealed")
+    if concealed and added:
+        raise BadMeldError(f"{field}: a kong cannot be both concealed and added", f"{field}.added")
+    claimed_from = ClaimedFrom(claimed_from) if claimed_from in (0, 1, 2, 3) else claimed_from
+    if not isinstance(claimed_from, ClaimedFrom):
+        raise BadMeldError(f"{field}.claimed_from: {claimed_from!r} is not a seat", f"{field}.claimed_from")
+    if concealed and claimed_from != ClaimedFrom.NONE:
+        raise BadMeldError(f"{field}: a concealed kong was not claimed from anyone", f"{field}.claimed_from")
+    if claimed_index is not None:
+        if not 0 <= claimed_index < len(tiles):
+            raise BadMeldError(
+                f"{field}.claimed_index: {claimed_index} is out of range 0..{len(tiles) - 1}",
+                f"{field}.claimed_index",
+            )
+        if concealed:
+            raise BadMeldError(f"{field}: a concealed kong has no claimed tile", f"{field}.claimed_index")
+    return Meld(kind, tiles, concealed, added, claimed_from, claimed_index)
+
+
+def chow(first: int, claimed_index: int | None = None) -> Meld:
+    return make_meld(MeldKind.CHOW, (first, first + 1, first + 2), claimed_from=ClaimedFrom.LEFT,
+                     claimed_index=claimed_index)
+
+
+def pung(tile: int, claimed_from: ClaimedFrom = ClaimedFrom.LEFT) -> Meld:
+    return make_meld(MeldKind.PUNG, (tile,) * 3, claimed_from=claimed_from)
+
+
+def kong(tile: int, *, concealed: bool = False, added: bool = False,
+         claimed_from: ClaimedFrom = ClaimedFrom.NONE) -> Meld:
+    if not concealed and claimed_from == ClaimedFrom.NONE:
+        claimed_from = ClaimedFrom.LEFT
+    return make_meld(MeldKind.KONG, (tile,) * 4, concealed=concealed, added=added, claimed_from=claimed_from)
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """Concealed tiles (sorted, without the winning tile), declared melds, and the winning tile if any."""
+
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...] = ()
+    winning_tile: int | None = None
+
+    @property
+    def size(self) -> int:
+        """Tiles counted the MCR way: a kong counts 3, the winning tile counts 1."""
+        return len(self.concealed) + 3 * len(self.melds) + (self.winning_tile is not None)
+
+    def all_concealed(self) -> tuple[int, ...]:
+        """Concealed tiles plus the winning tile (the part of the hand that is decomposed)."""
+        if self.winning_tile is None:
+            return self.concealed
+        return tuple(sorted(self.concealed + (self.winning_tile,)))
+
+    def counts(self) -> list[int]:
+        """Counts of every kind across concealed tiles, melds and the winning tile."""
+        tiles = list(self.all_concealed())
+        for m in self.melds:
+            tiles.extend(m.tiles)
+        return to_counts(tiles)
+
+    def __str__(self) -> str:
+        parts = [format_tiles(self.concealed)]
+        parts += [f"[{m}]" for m in self.melds]
+        if self.winning_tile is not None:
+            parts.append(f"+{format_tile(self.winning_tile)}")
+        return " ".join(p for p in parts if p)
+
+
+def make_hand(concealed: Iterable[int], melds: Iterable[Meld] = (), winning_tile: int | None = None,
+              *, sizes: tuple[int, ...] = (14,)) -> Hand:
+    """Build and validate a hand. `sizes` lists the accepted MCR sizes (14 for a win; 13 or 14 to analyse)."""
+    concealed_t = tuple(sorted(check_tile(t, f"concealed[{i}]") for i, t in enumerate(concealed)))
+    if winning_tile is not None:
+        check_tile(winning_tile, "winning_tile")
+    hand = Hand(concealed_t, tuple(melds), winning_tile)
+    if len(hand.melds) > 4:
+        raise TileCountError(f"melds: a hand has at most 4 melds, got {len(hand.melds)}", "melds")
+    if hand.size not in sizes:
+        what = " or ".join(str(s) for s in sizes)
+        raise TileCountError(
+            f"concealed: {len(concealed_t)} concealed tiles + 3 x {len(hand.melds)} melds"
+            + (" + the winning tile" if winning_tile is not None else "")
+            + f" make {hand.size}, expected {what}",
+            "concealed",
+        )
+    for tile, n in enumerate(hand.counts()):
+        if n > 4:
+            raise TooManyCopiesError(f"{format_tile(tile)}: {n} copies across hand, melds and winning tile; "
+                                     "there are only 4", "concealed")
+    return hand
+
+
+def winning_hand(concealed: Iterable[int], melds: Iterable[Meld], winning_tile: int | None) -> Hand:
+    """A hand that claims to have won: 13 tiles (kongs as 3) plus the winning tile."""
+    if winning_tile is None:
+        raise MissingWinningTileError("winning_tile: evaluating a win needs the winning tile", "winning_tile")
+    return make_hand(concealed, melds, winning_tile, sizes=(14,))
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """The situation of a win. Winds are Wind values; `flowers` 0-8.
+
+    heavenly/earthly/ready_declared/heavenly_ready matter only to rule sets that score them
+    (mcr2p); MCR ignores them.
+    """
+
+    self_drawn: bool = False
+    last_of_kind: bool = False
+    replacement_tile: bool = False
+    robbing_kong: bool = False
+    last_wall_tile: bool = False
+    seat_wind: Wind = Wind.EAST
+    prevalent_wind: Wind = Wind.EAST
+    flowers: int = 0
+    heavenly: bool = False
+    earthly: bool = False
+    ready_declared: bool = False
+    heavenly_ready: bool = False
+    extra: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
+
+
+def validate_context(ctx: WinContext, hand: Hand) -> WinContext:
+    """Reject contexts no real game produces; each fault names the flags involved."""
+    for name in ("seat_wind", "prevalent_wind"):
+        value = getattr(ctx, name)
+        if value not in (0, 1, 2, 3):
+            raise BadContextError(f"{name}: {value!r} is not a wind (east, south, west, north)", name)
+    if not isinstance(ctx.flowers, int) or not 0 <= ctx.flowers <= NUM_FLOWERS:
+        raise BadContextError(f"flowers: {ctx.flowers!r} is out of range 0..{NUM_FLOWERS}", "flowers")
+
+    def clash(a: str, b: str, why: str) -> None:
+        raise ContradictoryContextError(f"{a} and {b}: {why}", a)
+
+    if ctx.robbing_kong and ctx.self_drawn:
+        clash("robbing_kong", "self_drawn", "a robbed kong tile is another player's, not drawn")
+    if ctx.replacement_tile and not ctx.self_drawn:
+        clash("replacement_tile", "self_drawn", "a replacement tile after a kong is always self-drawn")
+    if ctx.replacement_tile and not any(m.is_kong for m in hand.melds):
+        raise ContradictoryContextError("replacement_tile: a replacement-tile win needs a kong in the melds",
+                                        "replacement_tile")
+    if ctx.robbing_kong and ctx.last_wall_tile:
+        clash("robbing_kong", "last_wall_tile", "no kong can be declared once the wall is empty")
+    if ctx.robbing_kong and ctx.replacement_tile:
+        clash("robbing_kong", "replacement_tile", "a win is either on a robbed kong or on a replacement tile")
+    if ctx.heavenly and ctx.earthly:
+        clash("heavenly", "earthly", "the dealer's first-deal win and a non-dealer's first-draw win exclude each other")
+    if ctx.heavenly and not ctx.self_drawn:
+        clash("heavenly", "self_drawn", "a heavenly hand is complete on the deal, so self-drawn")
+    if (ctx.heavenly or ctx.earthly) and hand.melds and any(not m.concealed for m in hand.melds):
+        raise ContradictoryContextError("heavenly/earthly: no tile has been claimed before a first-turn win",
+                                        "heavenly" if ctx.heavenly else "earthly")
+    if ctx.heavenly_ready and not ctx.ready_declared:
+        clash("heavenly_ready", "ready_declared", "a heavenly ready is a ready declaration")
+    win = hand.winning_tile
+    if win is not None:
+        counts = hand.counts()
+        if ctx.robbing_kong:
+            held = counts[win] - 1
+            if held:
+                raise ContradictoryContextError(
+                    f"robbing_kong: the robbed {format_tile(win)} is the fourth copy, yet the hand holds {held} more",
+                    "robbing_kong")
+        if ctx.last_of_kind and win in hand.concealed:
+            raise ContradictoryContextError(
+                f"last_of_kind: {format_tile(win)} is also in the concealed tiles, so three copies are not shown",
+                "last_of_kind")
+    return ctx

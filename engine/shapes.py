@@ -1,0 +1,364 @@
+"""Winning shapes: is a hand complete, and every distinct way it can be split.
+
+Standard hands are split suit by suit: a suit's part of the hand depends only on its nine
+counts, so its splits are memoized on that key (`suit_splits`) and a whole hand costs a few
+dictionary look-ups. The memo is filled by a depth-first search pruned as in the seeds: a
+suit whose count is 3N+1 has no split, 3N has no pair, 3N+2 has exactly one. The yes/no
+question (`is_complete`) uses a table of every complete suit key, built once at import by
+combining sets, which also cross-checks the search in the tests.
+
+Special shapes: seven pairs (a four of a kind counting as two pairs where the rule set
+allows), thirteen orphans, honours-and-knitted (全不靠) and knitted straight (组合龙) plus a
+set and a pair, the set possibly a declared meld.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from functools import lru_cache
+from itertools import combinations_with_replacement, permutations
+
+from engine.hand import Hand, MeldKind
+from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tiles, to_counts
+
+SuitKey = tuple[int, int, int, int, int, int, int, int, int]
+
+
+class SetKind(IntEnum):
+    CHOW = 1
+    PUNG = 2
+    KONG = 3
+    PAIR = 4
+
+
+class ShapeKind(str, Enum):
+    STANDARD = "standard"
+    SEVEN_PAIRS = "seven_pairs"
+    THIRTEEN_ORPHANS = "thirteen_orphans"
+    HONORS_KNITTED = "honors_and_knitted"
+    KNITTED_STRAIGHT = "knitted_straight"
+
+
+@dataclass(frozen=True, slots=True)
+class TileSet:
+    """One set of a decomposition.
+
+    `concealed`: formed in the hand (a concealed kong also counts), not a claimed meld.
+    `meld_index`: position in `Hand.melds` for declared melds, else None.
+    `win_offset`: where the winning tile sits in this set (0 = lowest tile), None if not here.
+    Whether a concealed pung completed by a discard still counts as concealed is the rule
+    set's call; the shape only records the facts.
+    """
+
+    kind: SetKind
+    first: int
+    concealed: bool = True
+    meld_index: int | None = None
+    win_offset: int | None = None
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        f = self.first
+        if self.kind == SetKind.CHOW:
+            return (f, f + 1, f + 2)
+        return (f,) * {SetKind.PUNG: 3, SetKind.KONG: 4, SetKind.PAIR: 2}[self.kind]
+
+    @property
+    def is_pung_like(self) -> bool:
+        return self.kind in (SetKind.PUNG, SetKind.KONG)
+
+    def __str__(self) -> str:
+        mark = "" if self.concealed else "*"
+        win = "" if self.win_offset is None else "!"
+        return f"{self.kind.name.lower()} {format_tiles(self.tiles)}{mark}{win}"
+
+
+@dataclass(frozen=True, slots=True)
+class Decomposition:
+    """One way a complete hand is split.
+
+    STANDARD: `sets` holds four sets then the pair (pair last).
+    SEVEN_PAIRS: seven PAIR sets (a four of a kind gives two equal pairs).
+    KNITTED_STRAIGHT: the nine knitted tiles in `knitted`; `sets` holds the remaining set and the pair.
+    HONORS_KNITTED / THIRTEEN_ORPHANS: all 14 tiles in `knitted`, `sets` empty.
+    `win_tile` is the winning tile (None for a hand analysed without one).
+    """
+
+    kind: ShapeKind
+    sets: tuple[TileSet, ...]
+    knitted: tuple[int, ...] = ()
+    win_tile: int | None = None
+
+    @property
+    def pair(self) -> TileSet | None:
+        if self.kind in (ShapeKind.STANDARD, ShapeKind.KNITTED_STRAIGHT) and self.sets:
+            return self.sets[-1]
+        return None
+
+    def __str__(self) -> str:
+        body = ", ".join(str(s) for s in self.sets)
+        if self.knitted:
+            body = f"knitted {format_tiles(self.knitted)}" + (f", {body}" if body else "")
+        return f"{self.kind.value}: {body}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-suit splits
+
+# A split of one suit: (kind, rank offset 0-8) per set, sorted; PAIR at most once.
+SuitSplit = tuple[tuple[SetKind, int], ...]
+
+
+def _dfs_splits(counts: list[int], want_pair: bool) -> set[SuitSplit]:
+    """Every split of one suit's counts into chows/pungs (plus one pair if want_pair)."""
+    i = next((k for k, n in enumerate(counts) if n), None)
+    if i is None:
+        return {()} if not want_pair else set()
+    out: set[SuitSplit] = set()
+
+    def branch(kind: SetKind, take: tuple[int, ...], pair_left: bool) -> None:
+        for k in take:
+            counts[k] -= 1
+        for rest in _dfs_splits(counts, pair_left):
+            out.add(tuple(sorted(rest + ((kind, i),))))
+        for k in take:
+            counts[k] += 1
+
+    if counts[i] >= 3:
+        branch(SetKind.PUNG, (i, i, i), want_pair)
+    if want_pair and counts[i] >= 2:
+        branch(SetKind.PAIR, (i, i), False)
+    if i <= 6 and counts[i + 1] and counts[i + 2]:
+        branch(SetKind.CHOW, (i, i + 1, i + 2), want_pair)
+    return out
+
+
+@lru_cache(maxsize=None)
+def suit_splits(key: SuitKey, honors: bool = False) -> tuple[SuitSplit, ...]:
+    """All splits of a suit key (memoized). Honour keys allow no chows."""
+    n = sum(key)
+    if n % 3 == 1:
+        return ()
+    want_pair = n % 3 == 2
+    if honors:
+        sets: list[tuple[SetKind, int]] = []
+        pairs = 0
+        for r, c in enumerate(key):
+            if c == 3:
+                sets.append((SetKind.PUNG, r))
+            elif c == 2:
+                sets.append((SetKind.PAIR, r))
+                pairs += 1
+            elif c:
+                return ()
+        return (tuple(sorted(sets)),) if pairs == want_pair else ()
+    return tuple(sorted(_dfs_splits(list(key), want_pair)))
+
+
+def _build_complete_table() -> dict[SuitKey, int]:
+    """Every complete suit key -> 0 (3N, sets only) or 2 (3N+2, sets and a pair), by combining sets."""
+    shapes: list[tuple[int, ...]] = [tuple(1 if r in (i, i + 1, i + 2) else 0 for r in range(9)) for i in range(7)]
+    shapes += [tuple(3 if r == i else 0 for r in range(9)) for i in range(9)]
+    pairs = [tuple(2 if r == i else 0 for r in range(9)) for i in range(9)]
+    table: dict[SuitKey, int] = {}
+    for nsets in range(5):
+        for combo in combinations_with_replacement(shapes, nsets):
+            base = [sum(col) for col in zip(*combo, strict=True)] if combo else [0] * 9
+            if max(base) <= 4:
+                table[tuple(base)] = 0  # type: ignore[index]
+            for p in pairs:
+                with_pair = [a + b for a, b in zip(base, p, strict=True)]
+                if max(with_pair) <= 4:
+                    table[tuple(with_pair)] = 2  # type: ignore[index]
+    return table
+
+
+COMPLETE_SUITS: dict[SuitKey, int] = _build_complete_table()
+
+
+def is_standard_complete(counts: list[int]) -> bool:
+    """4 sets + pair over the given counts (melds already removed); 3N+2 tiles expected."""
+    pairs = 0
+    table = COMPLETE_SUITS
+    for s in (0, 9, 18):
+        v = table.get(tuple(counts[s:s + 9]))  # type: ignore[arg-type]
+        if v is None:
+            return False
+        if v:
+            pairs += 1
+    for c in counts[27:]:
+        if c == 2:
+            pairs += 1
+        elif c == 1 or c == 4:
+            return False
+    return pairs == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Special shapes
+
+_ORPHANS = TERMINALS_AND_HONORS
+KNITTED_PATTERNS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted(9 * suit + r for suit, start in zip(perm, (0, 1, 2), strict=True) for r in (start, start + 3, start + 6)))
+    for perm in permutations(range(3))
+)
+
+
+def is_seven_pairs(counts: list[int], allow_quads: bool = True) -> bool:
+    if sum(counts) != 14:
+        return False
+    if allow_quads:
+        return all(c % 2 == 0 for c in counts)
+    return all(c in (0, 2) for c in counts)
+
+
+def is_thirteen_orphans(counts: list[int]) -> bool:
+    return sum(counts) == 14 and all(counts[t] for t in _ORPHANS) and sum(counts[t] for t in _ORPHANS) == 14
+
+
+def honors_knitted_pattern(counts: list[int]) -> tuple[int, ...] | None:
+    """The knitted pattern a honours-and-knitted hand fits, or None."""
+    if sum(counts) != 14 or any(c > 1 for c in counts):
+        return None
+    suited = {t for t in range(27) if counts[t]}
+    for pat in KNITTED_PATTERNS:
+        if suited <= set(pat):
+            return pat
+    return None
+
+
+def knitted_straight_rests(counts: list[int]) -> Iterator[tuple[tuple[int, ...], list[int]]]:
+    """Each knitted pattern fully present in counts, with the counts left after removing it."""
+    for pat in KNITTED_PATTERNS:
+        if all(counts[t] for t in pat):
+            rest = counts[:]
+            for t in pat:
+                rest[t] -= 1
+            yield pat, rest
+
+
+def is_complete(hand: Hand, allow_quad_pairs: bool = True) -> bool:
+    """Does the hand (concealed + winning tile + melds) form any winning shape?"""
+    counts = to_counts(hand.all_concealed())
+    if is_standard_complete(counts):
+        return True
+    if hand.melds:
+        if len(hand.melds) == 1 and sum(counts) == 11:
+            return any(is_standard_complete(rest) for _, rest in knitted_straight_rests(counts))
+        return False
+    return (
+        is_seven_pairs(counts, allow_quad_pairs)
+        or is_thirteen_orphans(counts)
+        or honors_knitted_pattern(counts) is not None
+        or any(is_standard_complete(rest) for _, rest in knitted_straight_rests(counts))
+    )
+
+
+def is_complete_counts(counts: list[int], n_melds: int = 0, allow_quad_pairs: bool = True) -> bool:
+    """`is_complete` on raw concealed counts (used by waits and shanten callers)."""
+    if is_standard_complete(counts):
+        return True
+    if n_melds:
+        return n_melds == 1 and any(is_standard_complete(rest) for _, rest in knitted_straight_rests(counts))
+    return (
+        is_seven_pairs(counts, allow_quad_pairs)
+        or is_thirteen_orphans(counts)
+        or honors_knitted_pattern(counts) is not None
+        or any(is_standard_complete(rest) for _, rest in knitted_straight_rests(counts))
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Decompositions
+
+
+def _standard_set_lists(counts: list[int]) -> list[list[tuple[SetKind, int]]]:
+    """Every split of the concealed counts into sets + exactly one pair (tile indices, not offsets)."""
+    per_suit: list[list[list[tuple[SetKind, int]]]] = []
+    for base, honors in ((0, False), (9, False), (18, False), (27, True)):
+        key = tuple(counts[base:base + 9]) if not honors else tuple(counts[27:34]) + (0, 0)
+        splits = suit_splits(key, honors)  # type: ignore[arg-type]
+        if not splits:
+            return []
+        per_suit.append([[(k, base + r) for k, r in split] for split in splits])
+    out: list[list[tuple[SetKind, int]]] = [[]]
+    for options in per_suit:
+        out = [acc + opt for acc in out for opt in options]
+    return [sets for sets in out if sum(1 for k, _ in sets if k == SetKind.PAIR) == 1]
+
+
+def _meld_sets(hand: Hand) -> list[TileSet]:
+    out = []
+    for i, m in enumerate(hand.melds):
+        kind = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}[m.kind]
+        out.append(TileSet(kind, m.first, concealed=m.concealed, meld_index=i))
+    return out
+
+
+def _place_win(sets: list[tuple[SetKind, int]], win: int | None) -> Iterator[tuple[TileSet, ...]]:
+    """One variant per distinct concealed set that can hold the winning tile."""
+    if win is None:
+        yield tuple(TileSet(k, f) for k, f in sets)
+        return
+    seen: set[tuple[SetKind, int]] = set()
+    for idx, (k, f) in enumerate(sets):
+        if (k, f) in seen:
+            continue
+        tiles = TileSet(k, f).tiles
+        if win in tiles:
+            seen.add((k, f))
+            yield tuple(TileSet(kk, ff, win_offset=tiles.index(win) if j == idx else None)
+                        for j, (kk, ff) in enumerate(sets))
+
+
+def _ordered(sets: tuple[TileSet, ...], melds: list[TileSet]) -> tuple[TileSet, ...]:
+    """Declared melds first, then concealed sets by tile; pair last."""
+    body = sorted((s for s in sets if s.kind != SetKind.PAIR), key=lambda s: (s.first, s.kind))
+    pair = [s for s in sets if s.kind == SetKind.PAIR]
+    return tuple(melds) + tuple(body) + tuple(pair)
+
+
+def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposition]:
+    """Every distinct decomposition of a complete hand (empty if it is not complete).
+
+    The winning tile's position is part of a decomposition: 1123m won on 1m splits as
+    pair 11 + chow 123 with the 1m in either set, and the two are listed separately,
+    because wait fans and concealed-pung status depend on it.
+    """
+    counts = to_counts(hand.all_concealed())
+    win = hand.winning_tile
+    melds = _meld_sets(hand)
+    out: list[Decomposition] = []
+    for sets in _standard_set_lists(counts):
+        for placed in _place_win(sets, win):
+            out.append(Decomposition(ShapeKind.STANDARD, _ordered(placed, melds), (), win))
+    for pat, rest in knitted_straight_rests(counts):
+        if len(melds) > 1:
+            break
+        for sets in _standard_set_lists(rest):
+            if len(sets) + len(melds) != 2:
+                continue
+            variants = list(_place_win(sets, win)) if win is not None and rest[win] else [
+                tuple(TileSet(k, f) for k, f in sets)]
+            for placed in variants:
+                out.append(Decomposition(ShapeKind.KNITTED_STRAIGHT, _ordered(placed, melds), pat, win))
+    if not melds:
+        if is_seven_pairs(counts, allow_quad_pairs):
+            pairs = [TileSet(SetKind.PAIR, t, win_offset=0 if t == win else None)
+                     for t in range(NUM_KINDS) for _ in range(counts[t] // 2)]
+            # The winning tile completes only one of two equal pairs.
+            marked = False
+            fixed = []
+            for p in pairs:
+                if p.win_offset is not None and marked:
+                    p = TileSet(SetKind.PAIR, p.first)
+                marked = marked or p.win_offset is not None
+                fixed.append(p)
+            out.append(Decomposition(ShapeKind.SEVEN_PAIRS, tuple(fixed), (), win))
+        if is_thirteen_orphans(counts):
+            out.append(Decomposition(ShapeKind.THIRTEEN_ORPHANS, (), tuple(hand.all_concealed()), win))
+        if honors_knitted_pattern(counts) is not None:
+            out.append(Decomposition(ShapeKind.HONORS_KNITTED, (), tuple(hand.all_concealed()), win))
+    return out
