@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from enum import Enum, IntEnum
-from functools import lru_cache
+from enum import IntEnum, StrEnum
+from functools import cache
 from itertools import combinations_with_replacement, permutations
 
 from engine.hand import Hand, MeldKind
@@ -33,7 +33,7 @@ class SetKind(IntEnum):
     PAIR = 4
 
 
-class ShapeKind(str, Enum):
+class ShapeKind(StrEnum):
     STANDARD = "standard"
     SEVEN_PAIRS = "seven_pairs"
     THIRTEEN_ORPHANS = "thirteen_orphans"
@@ -135,7 +135,7 @@ def _dfs_splits(counts: list[int], want_pair: bool) -> set[SuitSplit]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def suit_splits(key: SuitKey, honors: bool = False) -> tuple[SuitSplit, ...]:
     """All splits of a suit key (memoized). Honour keys allow no chows."""
     n = sum(key)
@@ -201,7 +201,8 @@ def is_standard_complete(counts: list[int]) -> bool:
 
 _ORPHANS = TERMINALS_AND_HONORS
 KNITTED_PATTERNS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted(9 * suit + r for suit, start in zip(perm, (0, 1, 2), strict=True) for r in (start, start + 3, start + 6)))
+    tuple(sorted(9 * suit + r for suit, start in zip(perm, (0, 1, 2), strict=True)
+                 for r in (start, start + 3, start + 6)))
     for perm in permutations(range(3))
 )
 
