@@ -47,6 +47,7 @@ RPCS = ("Evaluate", "Analyze")
 SANITY = "SANITY"  # error bucket for answers that fail the simulator's own checks
 SERVICE = "mahjong.v1.MahjongEngine"
 _MAX_VIOLATIONS_KEPT = 20
+HELP = "play N simulated tables of MCR against a server and report throughput, latency and errors"
 
 
 class CallFailed(Exception):
@@ -603,7 +604,8 @@ async def run_async(cfg: Config, recorder: Recorder | None = None) -> dict[str, 
         await asyncio.gather(*(ch.close() for ch in channels), return_exceptions=True)
 
 
-def run(cfg: Config, recorder: Recorder | None = None) -> dict[str, Any]:
+def run_config(cfg: Config, recorder: Recorder | None = None) -> dict[str, Any]:
+    """Run the simulator to the end and return its report (see `Stats.report`)."""
     try:
         import uvloop
     except ImportError:  # pragma: no cover - uvloop is a dependency, but the simulator works without it
@@ -715,11 +717,11 @@ def config_from_args(args: argparse.Namespace) -> Config:
                   progress=not args.quiet)
 
 
-def command(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Entry point for `mjsvc loadgen`; exit status 1 when any call failed or any answer was wrong."""
     cfg = config_from_args(args)
     sampler = RequestSampler(cfg.seed) if args.dump_requests else None
-    report = run(cfg, sampler)
+    report = run_config(cfg, sampler)
     print(format_report(report))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -733,7 +735,7 @@ def command(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mjsvc loadgen", description=__doc__.split("\n\n")[0])
     add_arguments(parser)
-    return command(parser.parse_args(argv))
+    return run(parser.parse_args(argv))
 
 
 if __name__ == "__main__":
