@@ -1,0 +1,155 @@
+"""A bounded, thread-safe LRU cache of answers keyed by the canonical form of a request.
+
+Game servers ask about the same hands again and again (every seat's client polls its waits after
+each discard), so answers are cached per process on a key that two equivalent requests share:
+the rule set's canonical name, the sorted concealed tiles, the melds in order (their order decides
+`meld_index` in the answer), the winning tile, and only the parts of the rest that can change the
+answer (see `evaluate_key` / `analyze_key`).
+
+Errors are never cached: a request that fails is validated again next time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, Protocol, TypeVar
+
+from engine.hand import Hand, Meld, WinContext
+from engine.tiles import WINDS
+
+V = TypeVar("V")
+
+_MISSING = object()
+_WIND_TILES = frozenset(WINDS)
+_CONTEXT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(WinContext) if f.name != "extra")
+_WIND_FIELDS = ("seat_wind", "prevalent_wind")
+
+
+class _Counter(Protocol):
+    def inc(self, amount: float = 1) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class CacheStats:
+    hits: int
+    misses: int
+    size: int
+    maxsize: int
+
+
+class LRUCache:
+    """LRU map with hit/miss counts. `maxsize` 0 disables caching (every lookup is a miss).
+
+    `get_or_compute(key, fn)` runs `fn` outside the lock, so a slow computation never blocks other
+    threads; two threads missing the same key at once both compute and the later store wins, which is
+    harmless because answers are pure functions of the key.
+    """
+
+    def __init__(self, maxsize: int, *, hit_counter: _Counter | None = None,
+                 miss_counter: _Counter | None = None) -> None:
+        if maxsize < 0:
+            raise ValueError(f"cache size must be >= 0, got {maxsize}")
+        self.maxsize = maxsize
+        self._data: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+        self._hits = 0
+        self._misses = 0
+        self._hit_counter = hit_counter
+        self._miss_counter = miss_counter
+
+    def get(self, key: Hashable, default: Any = None) -> Any:
+        with self._lock:
+            value = self._data.get(key, _MISSING)
+            if value is _MISSING:
+                self._misses += 1
+            else:
+                self._hits += 1
+                self._data.move_to_end(key)
+        self._count(value is not _MISSING)
+        return default if value is _MISSING else value
+
+    def put(self, key: Hashable, value: Any) -> None:
+        if self.maxsize == 0:
+            return
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.maxsize:
+                self._data.popitem(last=False)
+
+    def get_or_compute(self, key: Hashable, fn: Callable[[], V]) -> V:
+        with self._lock:
+            value = self._data.get(key, _MISSING)
+            if value is _MISSING:
+                self._misses += 1
+            else:
+                self._hits += 1
+                self._data.move_to_end(key)
+        if value is not _MISSING:
+            self._count(True)
+            return value
+        self._count(False)
+        value = fn()
+        self.put(key, value)
+        return value
+
+    def _count(self, hit: bool) -> None:
+        counter = self._hit_counter if hit else self._miss_counter
+        if counter is not None:
+            counter.inc()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._data
+
+    def stats(self) -> CacheStats:
+        with self._lock:
+            return CacheStats(self._hits, self._misses, len(self._data), self.maxsize)
+
+
+# ---------------------------------------------------------------------------------------------
+# Canonical keys
+
+
+def meld_key(m: Meld) -> tuple[int, int, bool, bool]:
+    """What of a meld the answer depends on: which set it is and how it was declared.
+    The seat it was claimed from and which tile of a chow was claimed change no score."""
+    return (int(m.kind), m.tiles[0], m.concealed, m.added)
+
+
+def _hand_key(hand: Hand) -> tuple[Any, ...]:
+    return (hand.concealed, tuple(meld_key(m) for m in hand.melds), hand.winning_tile)
+
+
+def _has_wind(hand: Hand) -> bool:
+    if _WIND_TILES.intersection(hand.concealed) or hand.winning_tile in _WIND_TILES:
+        return True
+    return any(m.tiles[0] in _WIND_TILES for m in hand.melds)
+
+
+def context_key(ctx: WinContext, hand: Hand, relevant: Sequence[str] = _CONTEXT_FIELDS) -> tuple[Any, ...]:
+    """The context flags `relevant` to the rule set. Seat and prevalent wind score only through a set
+    of wind tiles, so a hand without any wind tile drops them (every seat shares one entry)."""
+    winds = _has_wind(hand)
+    return tuple(None if (not winds and name in _WIND_FIELDS) else getattr(ctx, name) for name in relevant)
+
+
+def evaluate_key(rule_set: str, hand: Hand, ctx: WinContext,
+                 relevant: Sequence[str] = _CONTEXT_FIELDS) -> tuple[Any, ...]:
+    """Key of an evaluation. `relevant`: the context fields the rule set scores (all by default).
+    The context must have been validated first: flags outside `relevant` are not in the key."""
+    return ("evaluate", rule_set, *_hand_key(hand), context_key(ctx, hand, relevant))
+
+
+def analyze_key(rule_set: str, hand: Hand, visible: Sequence[int]) -> tuple[Any, ...]:
+    """Key of an analysis: the visible tiles count, their order does not."""
+    return ("analyze", rule_set, *_hand_key(hand), tuple(sorted(visible)))

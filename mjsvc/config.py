@@ -1,0 +1,146 @@
+"""Configuration of `mjsvc serve`: every setting is a flag, with an environment variable as its default.
+
+Precedence: flag > environment variable > embedded default. The table in docs/serve.md is generated
+from `SETTINGS` (`python -m mjsvc.config` prints it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass, fields
+from typing import Any
+
+
+def default_workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    host: str = "127.0.0.1"
+    port: int = 50051
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = 9464
+    workers: int = 0  # 0: one per core
+    cache_size: int = 65536
+    max_message_bytes: int = 4 * 1024 * 1024
+    max_concurrent_streams: int = 1000
+    max_concurrent_rpcs: int = 0
+    max_batch: int = 1000
+    stream_rate: float = 1000.0
+    stream_burst: int = 0
+    tls_cert: str = ""
+    tls_key: str = ""
+    grace: float = 10.0
+    metrics_dir: str = ""
+    log_level: str = "INFO"
+    noop: bool = False
+    fault_rule_set: str = ""
+
+    @property
+    def n_workers(self) -> int:
+        return self.workers or default_workers()
+
+    @property
+    def burst(self) -> int:
+        return self.stream_burst or max(1, int(self.stream_rate))
+
+
+# (field, env var, help). The flag is --field-with-dashes.
+SETTINGS: tuple[tuple[str, str, str], ...] = (
+    ("host", "MJSVC_HOST", "address the gRPC port binds to (0.0.0.0 or [::] to serve other machines)"),
+    ("port", "MJSVC_PORT", "gRPC port, shared by all workers through SO_REUSEPORT"),
+    ("metrics_host", "MJSVC_METRICS_HOST", "address of the Prometheus /metrics endpoint"),
+    ("metrics_port", "MJSVC_METRICS_PORT", "port of the Prometheus /metrics endpoint (0: no endpoint)"),
+    ("workers", "MJSVC_WORKERS", "worker processes (0: one per core available)"),
+    ("cache_size", "MJSVC_CACHE_SIZE", "LRU cache entries per worker (0 disables the cache)"),
+    ("max_message_bytes", "MJSVC_MAX_MESSAGE_BYTES", "largest request or response message, in bytes"),
+    ("max_concurrent_streams", "MJSVC_MAX_CONCURRENT_STREAMS",
+     "HTTP/2 streams (calls) open at once per client connection"),
+    ("max_concurrent_rpcs", "MJSVC_MAX_CONCURRENT_RPCS",
+     "calls in progress per worker before new ones get RESOURCE_EXHAUSTED (0: no limit)"),
+    ("max_batch", "MJSVC_MAX_BATCH", "most requests in one EvaluateBatch call (more: RESOURCE_EXHAUSTED)"),
+    ("stream_rate", "MJSVC_STREAM_RATE",
+     "messages per second allowed on one Play stream (0: no limit); excess messages are answered "
+     "with a RESOURCE_EXHAUSTED error"),
+    ("stream_burst", "MJSVC_STREAM_BURST", "burst allowance of a Play stream (0: one second's worth)"),
+    ("tls_cert", "MJSVC_TLS_CERT", "PEM certificate chain file; with --tls-key the port speaks TLS"),
+    ("tls_key", "MJSVC_TLS_KEY", "PEM private key file"),
+    ("grace", "MJSVC_GRACE", "seconds in-flight calls get to finish after SIGTERM"),
+    ("metrics_dir", "PROMETHEUS_MULTIPROC_DIR",
+     "directory of the workers' metric files, wiped at start (default: a fresh temporary directory)"),
+    ("log_level", "MJSVC_LOG_LEVEL", "DEBUG, INFO, WARNING or ERROR"),
+    ("noop", "MJSVC_NOOP", "answer every call with an empty response without the engine (overhead benchmark)"),
+)
+# Not in the table: MJSVC_TEST_FAULT_RULE_SET=<name> makes requests naming that rule set raise an
+# unexpected exception, so tests can see the INTERNAL path. Never set it in production.
+FAULT_ENV = "MJSVC_TEST_FAULT_RULE_SET"
+
+_DEFAULTS = ServeConfig()
+_TYPES = {f.name: type(getattr(_DEFAULTS, f.name)) for f in fields(ServeConfig)}
+
+
+def _env_value(name: str, env: str, environ: dict[str, str]) -> Any:
+    raw = environ.get(env)
+    default = getattr(_DEFAULTS, name)
+    if raw is None or raw == "":
+        return default
+    kind = _TYPES[name]
+    if kind is bool:
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    try:
+        return kind(raw)
+    except ValueError:
+        raise SystemExit(f"{env}={raw!r}: expected a {kind.__name__}") from None
+
+
+def add_arguments(parser: argparse.ArgumentParser, environ: dict[str, str] | None = None) -> None:
+    env = dict(os.environ if environ is None else environ)
+    for name, var, text in SETTINGS:
+        flag = "--" + name.replace("_", "-")
+        value = _env_value(name, var, env)
+        if _TYPES[name] is bool:
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=value,
+                                help=f"{text} (env {var})")
+        else:
+            parser.add_argument(flag, type=_TYPES[name], default=value, help=f"{text} (env {var})")
+
+
+def from_args(args: argparse.Namespace, environ: dict[str, str] | None = None) -> ServeConfig:
+    env = os.environ if environ is None else environ
+    values = {name: getattr(args, name) for name, _, _ in SETTINGS}
+    cfg = ServeConfig(**values, fault_rule_set=env.get(FAULT_ENV, ""))
+    check(cfg)
+    return cfg
+
+
+def check(cfg: ServeConfig) -> None:
+    if bool(cfg.tls_cert) != bool(cfg.tls_key):
+        raise SystemExit("TLS needs both --tls-cert and --tls-key")
+    for name in ("port", "metrics_port", "workers", "cache_size", "max_concurrent_rpcs", "max_batch"):
+        if getattr(cfg, name) < 0:
+            raise SystemExit(f"--{name.replace('_', '-')} must be >= 0")
+    if cfg.port == 0:
+        raise SystemExit("--port 0: the workers must share one fixed port")
+    if cfg.max_message_bytes <= 0 or cfg.max_concurrent_streams <= 0:
+        raise SystemExit("--max-message-bytes and --max-concurrent-streams must be > 0")
+    if cfg.stream_rate < 0 or cfg.grace < 0:
+        raise SystemExit("--stream-rate and --grace must be >= 0")
+
+
+def markdown_table() -> str:
+    rows = ["| Flag | Environment variable | Default | Meaning |", "|---|---|---|---|"]
+    for name, var, text in SETTINGS:
+        default = getattr(_DEFAULTS, name)
+        shown = {"workers": "0 (cores)", "metrics_dir": "(temporary)"}.get(name, repr(default) if
+                                                                          isinstance(default, str) else default)
+        rows.append(f"| `--{name.replace('_', '-')}` | `{var}` | {shown} | {text} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(markdown_table())

@@ -1,0 +1,175 @@
+"""The one conversion layer between the mahjong.v1 protobuf messages and the engine's types.
+
+Inbound, every message is validated while it is converted and any fault raises an engine error whose
+`field` is the path in the request (`hand.melds[1].tiles`), so the batch tool and the server report
+the same thing. Outbound, the engine's result dataclasses become response messages.
+
+Proto enums are offset from the engine's: Tile value = tile index + 1 (0 = unspecified), Wind value =
+engine wind + 1 with 0 read as east, and MeldKind / ClaimedFrom / SetKind share their numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.errors import BadContextError, BadMeldError, BadTileError, EngineError
+from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, WinContext, Wind, make_hand, make_meld, winning_hand
+from engine.results import Analysis, DiscardOption, Evaluation, FanDef, FanHit, Scoring, TileCount
+from engine.shapes import Decomposition, ShapeKind, TileSet
+from engine.tiles import NUM_KINDS
+from mjsvc.errors import qualify
+from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+
+_SHAPES_TO_PROTO: dict[ShapeKind, int] = {
+    ShapeKind.STANDARD: pb.SHAPE_KIND_STANDARD,
+    ShapeKind.SEVEN_PAIRS: pb.SHAPE_KIND_SEVEN_PAIRS,
+    ShapeKind.THIRTEEN_ORPHANS: pb.SHAPE_KIND_THIRTEEN_ORPHANS,
+    ShapeKind.HONORS_KNITTED: pb.SHAPE_KIND_HONORS_AND_KNITTED,
+    ShapeKind.KNITTED_STRAIGHT: pb.SHAPE_KIND_KNITTED_STRAIGHT,
+}
+_WINDS = {0: Wind.EAST, 1: Wind.EAST, 2: Wind.SOUTH, 3: Wind.WEST, 4: Wind.NORTH}
+
+
+# ---------------------------------------------------------------------------------------------
+# proto -> engine
+
+
+def tile_from_proto(value: int, field: str) -> int:
+    """A proto Tile value as an engine index; TILE_UNSPECIFIED and unknown values are BAD_TILE."""
+    if 1 <= value <= NUM_KINDS:
+        return value - 1
+    if value == pb.TILE_UNSPECIFIED:
+        raise BadTileError(f"{field}: TILE_UNSPECIFIED is not a tile", field)
+    raise BadTileError(f"{field}: {value} is not a Tile value (1..{NUM_KINDS})", field)
+
+
+def tiles_from_proto(values: Iterable[int], field: str) -> list[int]:
+    return [tile_from_proto(v, f"{field}[{i}]") for i, v in enumerate(values)]
+
+
+def meld_from_proto(msg: pb.Meld, field: str) -> Meld:
+    if msg.kind not in (pb.MELD_KIND_CHOW, pb.MELD_KIND_PUNG, pb.MELD_KIND_KONG):
+        what = "MELD_KIND_UNSPECIFIED" if msg.kind == 0 else str(msg.kind)
+        raise BadMeldError(f"{field}.kind: {what} is not chow, pung or kong", f"{field}.kind")
+    if msg.claimed_from not in (0, 1, 2, 3):
+        raise BadMeldError(f"{field}.claimed_from: {msg.claimed_from} is not a ClaimedFrom value",
+                           f"{field}.claimed_from")
+    tiles = tiles_from_proto(msg.tiles, f"{field}.tiles")
+    return make_meld(
+        MeldKind(msg.kind),
+        tiles,
+        concealed=msg.concealed,
+        added=msg.added,
+        claimed_from=ClaimedFrom(msg.claimed_from),
+        claimed_index=msg.claimed_index if msg.HasField("claimed_index") else None,
+        field=field,
+    )
+
+
+def hand_from_proto(msg: pb.Hand, *, winning: bool, field: str = "hand") -> Hand:
+    """A validated engine Hand. `winning`: a 14-tile win that needs its winning tile (Evaluate);
+    otherwise a 13- or 14-tile hand to analyse, the winning tile optional."""
+    concealed = tiles_from_proto(msg.concealed, f"{field}.concealed")
+    melds = [meld_from_proto(m, f"{field}.melds[{i}]") for i, m in enumerate(msg.melds)]
+    win = tile_from_proto(msg.winning_tile, f"{field}.winning_tile") if msg.winning_tile else None
+    try:
+        if winning:
+            return winning_hand(concealed, melds, win)
+        return make_hand(concealed, melds, win, sizes=(13, 14))
+    except EngineError as err:
+        raise qualify(err, f"{field}.") from None
+
+
+def _wind(value: int, field: str) -> Wind:
+    try:
+        return _WINDS[value]
+    except KeyError:
+        raise BadContextError(f"{field}: {value} is not a Wind value", field) from None
+
+
+def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext:
+    """The win context; a wind left unspecified is east. Range and consistency checks are the engine's
+    (`engine.hand.validate_context`), run by the caller once the hand is known."""
+    return WinContext(
+        self_drawn=msg.self_drawn,
+        last_of_kind=msg.last_of_kind,
+        replacement_tile=msg.replacement_tile,
+        robbing_kong=msg.robbing_kong,
+        last_wall_tile=msg.last_wall_tile,
+        seat_wind=_wind(msg.seat_wind, f"{field}.seat_wind"),
+        prevalent_wind=_wind(msg.prevalent_wind, f"{field}.prevalent_wind"),
+        flowers=msg.flowers,
+        heavenly=msg.heavenly,
+        earthly=msg.earthly,
+        ready_declared=msg.ready_declared,
+        heavenly_ready=msg.heavenly_ready,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# engine -> proto
+
+
+def _tc(tc: TileCount) -> pb.TileCount:
+    return pb.TileCount(tile=tc.tile + 1, remaining=tc.remaining, all_copies_held=tc.all_copies_held)
+
+
+def _discard(d: DiscardOption) -> pb.DiscardOption:
+    return pb.DiscardOption(tile=d.tile + 1, shanten=d.shanten, useful_tiles=[_tc(t) for t in d.useful_tiles],
+                            useful_count=d.useful_count)
+
+
+def analysis_to_proto(a: Analysis) -> pb.AnalyzeResponse:
+    return pb.AnalyzeResponse(
+        shanten=a.shanten,
+        waits=[_tc(t) for t in a.waits],
+        useful_tiles=[_tc(t) for t in a.useful_tiles],
+        discards=[_discard(d) for d in a.discards],
+        shanten_by_shape=[pb.ShapeShanten(shape=_SHAPES_TO_PROTO[k], shanten=s) for k, s in a.shanten_by_shape],
+        useful_count=a.useful_count,
+    )
+
+
+def _tiles(tiles: Sequence[int]) -> list[int]:
+    return [t + 1 for t in tiles]
+
+
+def _tile_set(s: TileSet) -> pb.TileSet:
+    out = pb.TileSet(kind=int(s.kind), tiles=_tiles(s.tiles), concealed=s.concealed)
+    if s.meld_index is not None:
+        out.meld_index = s.meld_index
+    if s.win_offset is not None:
+        out.win_offset = s.win_offset
+    return out
+
+
+def decomposition_to_proto(d: Decomposition) -> pb.Decomposition:
+    return pb.Decomposition(shape=_SHAPES_TO_PROTO[d.kind], sets=[_tile_set(s) for s in d.sets],
+                            knitted=_tiles(d.knitted))
+
+
+def _fan(h: FanHit) -> pb.Fan:
+    f = h.fan
+    return pb.Fan(id=f.id, name=f.name, name_zh=f.name_zh, points=f.points, count=h.count,
+                  set_indices=h.set_indices, tiles=_tiles(h.tiles))
+
+
+def scoring_to_proto(s: Scoring) -> pb.Scoring:
+    return pb.Scoring(fans=[_fan(h) for h in s.fans], total=s.total, meets_minimum=s.meets_minimum,
+                      decomposition=decomposition_to_proto(s.decomposition))
+
+
+def evaluation_to_proto(e: Evaluation) -> pb.EvaluateResponse:
+    out = pb.EvaluateResponse(is_win=e.is_win, alternatives=[scoring_to_proto(s) for s in e.alternatives])
+    if e.best is not None:
+        out.best.CopyFrom(scoring_to_proto(e.best))
+    return out
+
+
+def fan_def_to_proto(f: FanDef) -> pb.FanDefinition:
+    return pb.FanDefinition(id=f.id, name=f.name, name_zh=f.name_zh, points=f.points, excludes=f.excludes,
+                            description=f.description)
+
+
+def fans_to_proto(rule_set: str, fans: Sequence[FanDef], min_points: int) -> pb.ListFansResponse:
+    return pb.ListFansResponse(rule_set=rule_set, fans=[fan_def_to_proto(f) for f in fans], min_points=min_points)

@@ -1,0 +1,123 @@
+"""Prometheus metrics of the service, shared by the supervisor and its workers (multiprocess mode).
+
+Import this module only after PROMETHEUS_MULTIPROC_DIR is set: prometheus_client picks its
+file-backed value class when metrics are created. Each worker writes its own files in that directory;
+the supervisor merges them all into one /metrics scrape. Counters and histograms of a dead worker stay
+in the sum; its "live" gauges are dropped by `mark_process_dead`.
+
+gRPC metrics follow go-grpc-prometheus names and labels (grpc_type, grpc_service, grpc_method, and
+grpc_code as the Go status names: OK, InvalidArgument, ResourceExhausted, ...).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+from importlib import metadata
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import multiprocess as _mp
+
+# 25 µs to 1 s, roughly 1-2.5-5 per decade: the engine and the gRPC floor live in the first buckets.
+LATENCY_BUCKETS: tuple[float, ...] = (
+    25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 50e-3, 100e-3, 250e-3, 500e-3, 1.0,
+)
+
+GRPC_LABELS = ("grpc_type", "grpc_service", "grpc_method")
+
+# Go's status code names, which dashboards built for go-grpc-prometheus filter on.
+GO_CODE_NAMES: dict[str, str] = {
+    "OK": "OK", "CANCELLED": "Canceled", "UNKNOWN": "Unknown", "INVALID_ARGUMENT": "InvalidArgument",
+    "DEADLINE_EXCEEDED": "DeadlineExceeded", "NOT_FOUND": "NotFound", "ALREADY_EXISTS": "AlreadyExists",
+    "PERMISSION_DENIED": "PermissionDenied", "RESOURCE_EXHAUSTED": "ResourceExhausted",
+    "FAILED_PRECONDITION": "FailedPrecondition", "ABORTED": "Aborted", "OUT_OF_RANGE": "OutOfRange",
+    "UNIMPLEMENTED": "Unimplemented", "INTERNAL": "Internal", "UNAVAILABLE": "Unavailable",
+    "DATA_LOSS": "DataLoss", "UNAUTHENTICATED": "Unauthenticated",
+}
+
+started = Counter("grpc_server_started_total", "RPCs started on the server.", GRPC_LABELS)
+handled = Counter("grpc_server_handled_total", "RPCs completed on the server, by status code.",
+                  (*GRPC_LABELS, "grpc_code"))
+msg_received = Counter("grpc_server_msg_received_total", "Messages received on RPCs.", GRPC_LABELS)
+msg_sent = Counter("grpc_server_msg_sent_total", "Messages sent on RPCs.", GRPC_LABELS)
+handling_seconds = Histogram("grpc_server_handling_seconds",
+                             "Time from the start of an RPC to its completion, in seconds.", GRPC_LABELS,
+                             buckets=LATENCY_BUCKETS)
+
+engine_seconds = Histogram("mjsvc_engine_seconds",
+                           "Engine time per call that missed the cache, by rule set and operation.",
+                           ("rule_set", "operation"), buckets=LATENCY_BUCKETS)
+cache_hits = Counter("mjsvc_cache_hits_total", "LRU cache look-ups answered from the cache.", ("operation",))
+cache_misses = Counter("mjsvc_cache_misses_total", "LRU cache look-ups that went to the engine.", ("operation",))
+cache_entries = Gauge("mjsvc_cache_entries", "Entries in the workers' LRU caches.", multiprocess_mode="livesum")
+open_streams = Gauge("mjsvc_open_streams", "Play streams open now.", multiprocess_mode="livesum")
+worker_restarts = Counter("mjsvc_worker_restarts_total", "Workers that died and were replaced.")
+workers_ready = Gauge("mjsvc_workers_ready", "Workers up and serving.", multiprocess_mode="livemax")
+workers_configured = Gauge("mjsvc_workers_configured", "Workers the supervisor keeps running.",
+                           multiprocess_mode="livemax")
+build_info = Gauge("mjsvc_build_info", "Build information; the value is 1.",
+                   ("version", "python", "grpcio", "protobuf"), multiprocess_mode="max")
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def set_build_info() -> None:
+    build_info.labels(_version("mjsvc"), platform.python_version(), _version("grpcio"),
+                      _version("protobuf")).set(1)
+
+
+def merged_registry() -> CollectorRegistry:
+    """A registry that reads every process's metric files at scrape time."""
+    registry = CollectorRegistry()
+    _mp.MultiProcessCollector(registry)
+    return registry
+
+
+def mark_process_dead(pid: int) -> None:
+    _mp.mark_process_dead(pid, os.environ["PROMETHEUS_MULTIPROC_DIR"])
+
+
+class MethodMetrics:
+    """The children of one RPC method, bound once so a call costs no label look-ups."""
+
+    __slots__ = ("labels", "started", "received", "sent", "seconds", "_handled")
+
+    def __init__(self, grpc_type: str, service: str, method: str) -> None:
+        self.labels = (grpc_type, service, method)
+        self.started = started.labels(*self.labels)
+        self.received = msg_received.labels(*self.labels)
+        self.sent = msg_sent.labels(*self.labels)
+        self.seconds = handling_seconds.labels(*self.labels)
+        self._handled: dict[str, Counter] = {}
+
+    def handled(self, code: str) -> Counter:
+        """The handled counter for a status code name (grpc.StatusCode.name)."""
+        child = self._handled.get(code)
+        if child is None:
+            child = self._handled[code] = handled.labels(*self.labels, GO_CODE_NAMES.get(code, code))
+        return child
+
+
+class EngineObserver:
+    """The service's `Observer`: engine time and cache results into the metrics above."""
+
+    def __init__(self) -> None:
+        self._engine: dict[tuple[str, str], Histogram] = {}
+        self._cache: dict[tuple[str, bool], Counter] = {}
+
+    def engine_time(self, rule_set: str, operation: str, seconds: float) -> None:
+        child = self._engine.get((rule_set, operation))
+        if child is None:
+            child = self._engine[(rule_set, operation)] = engine_seconds.labels(rule_set, operation)
+        child.observe(seconds)
+
+    def cache_result(self, operation: str, hit: bool) -> None:
+        child = self._cache.get((operation, hit))
+        if child is None:
+            child = self._cache[(operation, hit)] = (cache_hits if hit else cache_misses).labels(operation)
+        child.inc()

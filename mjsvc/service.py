@@ -1,0 +1,161 @@
+"""Request handling shared by `mjsvc batch` and the gRPC workers: proto request in, proto response out.
+
+`Service` converts a request (validating it), looks its canonical key up in the LRU cache and calls
+the engine on a miss. Engine errors come out as `EngineError` with the request path in `field`; the
+batch and stream paths turn them into per-item `Error` messages, unary calls into a status.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+import grpc
+
+from engine import api, rules
+from engine.errors import EngineError
+from engine.hand import validate_context
+from mjsvc import convert
+from mjsvc.cache import LRUCache, analyze_key, evaluate_key
+from mjsvc.errors import BAD_REQUEST, DEADLINE_EXCEEDED, CallError, Failure, place, qualify
+from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+
+DEFAULT_CACHE_SIZE = 65536
+
+
+class Observer(Protocol):
+    """Where the service reports engine time and cache use (the worker's Prometheus metrics)."""
+
+    def engine_time(self, rule_set: str, operation: str, seconds: float) -> None: ...
+
+    def cache_result(self, operation: str, hit: bool) -> None: ...
+
+
+def canonical_rule_set(name: str) -> tuple[str, object]:
+    """The rule set's canonical name and object; UNKNOWN_RULE_SET (field `rule_set`) if there is none."""
+    rs = rules.get(name)
+    return getattr(rs, "name", (name or rules.DEFAULT).lower()), rs
+
+
+class Deadline:
+    """A call's deadline, checked between the items of a batch so an expired call stops working."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, remaining: float) -> None:
+        self.at = time.monotonic() + remaining
+
+    def check(self) -> None:
+        if time.monotonic() >= self.at:
+            raise self.exceeded()
+
+    @staticmethod
+    def exceeded() -> CallError:
+        return CallError(Failure(grpc.StatusCode.DEADLINE_EXCEEDED, DEADLINE_EXCEEDED,
+                                 "the call's deadline passed before it was answered"))
+
+
+class Service:
+    def __init__(self, cache_size: int = DEFAULT_CACHE_SIZE, observer: Observer | None = None) -> None:
+        self.cache = LRUCache(cache_size)
+        self.observer = observer
+        self._fans: dict[str, pb.ListFansResponse] = {}
+
+    # -- the engine behind the cache ---------------------------------------------------------
+
+    def _cached(self, op: str, rule_set: str, key: tuple, compute: Callable[[], object]) -> object:
+        value = self.cache.get(key, None)
+        obs = self.observer
+        if value is not None:
+            if obs is not None:
+                obs.cache_result(op, True)
+            return value
+        t0 = time.perf_counter()
+        value = compute()
+        if obs is not None:
+            obs.cache_result(op, False)
+            obs.engine_time(rule_set, op, time.perf_counter() - t0)
+        self.cache.put(key, value)
+        return value
+
+    def evaluate(self, req: pb.EvaluateRequest, field: str = "") -> pb.EvaluateResponse:
+        """Score a win. `field` prefixes error paths (`requests[3].`) for requests nested in others."""
+        try:
+            name, rs = canonical_rule_set(req.rule_set)
+            hand = convert.hand_from_proto(req.hand, winning=True)
+            ctx = convert.context_from_proto(req.context)
+            try:
+                # Validated before the lookup: the key leaves out flags the rule set ignores.
+                validate_context(ctx, hand)
+            except EngineError as err:
+                raise place(err) from None
+            relevant = getattr(rs, "context_fields", None)
+            key = evaluate_key(name, hand, ctx) if relevant is None else evaluate_key(name, hand, ctx, relevant)
+
+            def compute() -> pb.EvaluateResponse:
+                try:
+                    return convert.evaluation_to_proto(api.evaluate(hand, ctx, name))
+                except EngineError as err:
+                    raise place(err) from None
+
+            return self._cached("evaluate", name, key, compute)  # type: ignore[return-value]
+        except EngineError as err:
+            raise qualify(err, field) if field else err from None
+
+    def analyze(self, req: pb.AnalyzeRequest, field: str = "") -> pb.AnalyzeResponse:
+        try:
+            name, _ = canonical_rule_set(req.rule_set)
+            hand = convert.hand_from_proto(req.hand, winning=False)
+            visible = convert.tiles_from_proto(req.visible, "visible")
+            key = analyze_key(name, hand, visible)
+
+            def compute() -> pb.AnalyzeResponse:
+                try:
+                    return convert.analysis_to_proto(api.analyze(hand, visible, name))
+                except EngineError as err:
+                    raise place(err) from None
+
+            return self._cached("analyze", name, key, compute)  # type: ignore[return-value]
+        except EngineError as err:
+            raise qualify(err, field) if field else err from None
+
+    def list_fans(self, req: pb.ListFansRequest) -> pb.ListFansResponse:
+        name, _ = canonical_rule_set(req.rule_set)
+        out = self._fans.get(name)
+        if out is None:
+            fans, min_points = api.list_fans(name)
+            out = self._fans[name] = convert.fans_to_proto(name, fans, min_points)
+        return out
+
+    # -- requests that carry several -----------------------------------------------------------
+
+    def evaluate_batch(self, req: pb.EvaluateBatchRequest, deadline: Deadline | None = None
+                       ) -> pb.EvaluateBatchResponse:
+        """Answers in request order; a bad item gets an `error` and the others still run."""
+        out = pb.EvaluateBatchResponse()
+        results = out.results
+        for i, item in enumerate(req.requests):
+            if deadline is not None:
+                deadline.check()
+            try:
+                results.add(response=self.evaluate(item, f"requests[{i}]."))
+            except EngineError as err:
+                results.add(error=Failure.from_engine(err).to_proto())
+        return out
+
+    def play(self, req: pb.PlayRequest) -> pb.PlayResponse:
+        """One stream message; engine errors are answered in the message so the table's stream lives on."""
+        kind = req.WhichOneof("request")
+        try:
+            if kind == "evaluate":
+                return pb.PlayResponse(id=req.id, evaluate=self.evaluate(req.evaluate, "evaluate."))
+            if kind == "analyze":
+                return pb.PlayResponse(id=req.id, analyze=self.analyze(req.analyze, "analyze."))
+        except EngineError as err:
+            return pb.PlayResponse(id=req.id, error=Failure.from_engine(err).to_proto())
+        return pb.PlayResponse(id=req.id, error=_EMPTY_PLAY.to_proto())
+
+
+_EMPTY_PLAY = Failure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST, "request: set one of evaluate, analyze",
+                      "request")
