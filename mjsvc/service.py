@@ -13,7 +13,7 @@ from typing import Protocol
 
 import grpc
 
-from engine import api, rules
+from engine import rules
 from engine.errors import EngineError
 from engine.hand import validate_context
 from mjsvc import convert
@@ -58,6 +58,9 @@ class Deadline:
 
 class Service:
     def __init__(self, cache_size: int = DEFAULT_CACHE_SIZE, observer: Observer | None = None) -> None:
+        from engine import api  # here, not at import: the no-op server and the tools need no engine
+
+        self._api = api
         self.cache = LRUCache(cache_size)
         self.observer = observer
         self._fans: dict[str, pb.ListFansResponse] = {}
@@ -95,7 +98,7 @@ class Service:
 
             def compute() -> pb.EvaluateResponse:
                 try:
-                    return convert.evaluation_to_proto(api.evaluate(hand, ctx, name))
+                    return convert.evaluation_to_proto(self._api.evaluate(hand, ctx, name))
                 except EngineError as err:
                     raise place(err) from None
 
@@ -112,7 +115,7 @@ class Service:
 
             def compute() -> pb.AnalyzeResponse:
                 try:
-                    return convert.analysis_to_proto(api.analyze(hand, visible, name))
+                    return convert.analysis_to_proto(self._api.analyze(hand, visible, name))
                 except EngineError as err:
                     raise place(err) from None
 
@@ -124,7 +127,7 @@ class Service:
         name, _ = canonical_rule_set(req.rule_set)
         out = self._fans.get(name)
         if out is None:
-            fans, min_points = api.list_fans(name)
+            fans, min_points = self._api.list_fans(name)
             out = self._fans[name] = convert.fans_to_proto(name, fans, min_points)
         return out
 
