@@ -1,0 +1,494 @@
+"""Shanten, waits, useful tiles and discard advice.
+
+Shanten has pymahjonggb's `MahjongShanten` meaning: -1 complete, 0 waiting, n tiles away.
+The standard shape uses the usual count: with S sets (declared melds included), B partial
+sets (two tiles of a set: a pair, two neighbours, two with a gap) and P = 1 if a pair is kept
+apart, shanten = 8 - 2S - min(B, 4 - S) - P. Equivalently, at most four groups are counted,
+a set worth 2 and a partial set 1, plus 1 for the pair.
+
+Why it is fast: a suit's contribution depends only on its nine counts. For each suit key we
+keep a vector f[p][k] = the best value (2 per set, 1 per partial set, +1 for the pair if p) its
+tiles give when at most k groups (0-4) are counted. Vectors of two parts combine by a max-plus
+convolution, which is associative; the few hundred distinct vectors are interned as small
+integers, and the combination of two ids is memoized. A hand then costs four dictionary
+look-ups (three suits and the honours), three combination look-ups and one table read.
+Special shapes (seven pairs, thirteen orphans, honours-and-knitted, knitted straight) are read
+from per-suit summaries kept in the same memo entry. All memos fill on first use; they are
+the only mutable state, and a value is fully built before it is published, so readers on
+other threads see either nothing or the final value.
+
+Waits are checked against `engine.shapes` (the complete-suit table and its DFS for a fifth
+copy), not derived from shanten; the tests cross-check the two.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from itertools import permutations
+
+from engine.errors import TileCountError
+from engine.hand import Hand
+from engine.results import Analysis, DiscardOption, TileCount
+from engine.shapes import COMPLETE_SUITS, ShapeKind, is_complete_counts, suit_splits
+from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, to_counts
+
+Key = tuple[int, ...]  # nine counts for a suit, seven for the honours
+
+_NEG = -64  # "no pair taken from this part": stays negative after any sum of real values
+_S = 1 << 16  # stride of the (id, id) combination key
+_ALL_KINDS = frozenset(range(NUM_KINDS))
+
+_lock = threading.Lock()
+_VECS: list[tuple[int, ...]] = []  # id -> (f0[0..4], f1[0..4])
+_VEC_IDS: dict[tuple[int, ...], int] = {}
+_REG: list[tuple[int, ...]] = []  # id -> standard shanten with 0..4 declared melds
+_PART_VEC: dict[Key, tuple[int, ...]] = {}
+_COMB: dict[int, int] = {}
+# Per part key: (class id, pairs counting a four as two, pairs, orphan kinds, orphan pair,
+# present ranks in residue classes 0/1/2 (1-4-7, 2-5-8, 3-6-9); zeros for honours).
+_INFO: dict[Key, tuple[int, ...]] = {}
+_PLUS: dict[Key, tuple[tuple[int, tuple[int, ...]], ...]] = {}
+_KS_REST: dict[tuple[Key, int], tuple[Key, int]] = {}
+_COMPLETIONS: dict[Key, tuple[int | None, tuple[int, ...], tuple[int, ...]]] = {}
+
+_PERMS = tuple(permutations(range(3)))  # residue class given to each suit in a knitted pattern
+_ORPHANS = TERMINALS_AND_HONORS
+_SHAPES_NO_MELD = (ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS,
+                   ShapeKind.HONORS_KNITTED, ShapeKind.KNITTED_STRAIGHT)
+
+
+# ---------------------------------------------------------------------------------------------
+# Group vectors and their combination
+
+
+def _intern(vec: tuple[int, ...]) -> int:
+    cid = _VEC_IDS.get(vec)
+    if cid is None:
+        with _lock:
+            cid = _VEC_IDS.get(vec)
+            if cid is None:
+                cid = len(_VECS)
+                if cid >= _S:
+                    raise RuntimeError("too many group vectors")  # cannot happen: values are bounded
+                _VECS.append(vec)
+                _REG.append(tuple(8 - 2 * m - max(vec[4 - m], vec[9 - m]) for m in range(5)))
+                _VEC_IDS[vec] = cid  # published last: readers never see a half-built entry
+    return cid
+
+
+def _minus(key: Key, ranks: tuple[int, ...]) -> Key:
+    out = list(key)
+    for r in ranks:
+        out[r] -= 1
+    return tuple(out)
+
+
+def _vector(key: Key) -> tuple[int, ...]:
+    """Best group values of one part, by the number of groups counted and whether it gives the pair.
+
+    The lowest tile present either stays alone or starts a set, a partial set or the pair;
+    recursing on what is left enumerates every decomposition (memoized per key).
+    """
+    vec = _PART_VEC.get(key)
+    if vec is not None:
+        return vec
+    i = next((r for r, n in enumerate(key) if n), None)
+    if i is None:
+        vec = (0, 0, 0, 0, 0, _NEG, _NEG, _NEG, _NEG, _NEG)
+    else:
+        suited = len(key) == 9
+        n = key[i]
+        rest = _vector(_minus(key, (i,)))  # the lowest tile left alone
+        best = list(rest)
+        groups: list[tuple[int, tuple[int, ...]]] = []
+        if n >= 3:
+            groups.append((2, (i, i, i)))
+        if n >= 2:
+            groups.append((1, (i, i)))
+        if suited:
+            if i <= 6 and key[i + 1] and key[i + 2]:
+                groups.append((2, (i, i + 1, i + 2)))
+            if i <= 7 and key[i + 1]:
+                groups.append((1, (i, i + 1)))
+            if i <= 6 and key[i + 2]:
+                groups.append((1, (i, i + 2)))
+        for value, ranks in groups:
+            sub = _vector(_minus(key, ranks))
+            for k in range(1, 5):
+                if sub[k - 1] + value > best[k]:
+                    best[k] = sub[k - 1] + value
+                if sub[4 + k] + value > best[5 + k]:
+                    best[5 + k] = sub[4 + k] + value
+        if n >= 2:  # the pair, outside the four groups
+            sub = _vector(_minus(key, (i, i)))
+            for k in range(5):
+                if sub[k] + 1 > best[5 + k]:
+                    best[5 + k] = sub[k] + 1
+        vec = tuple(v if j < 5 or v > 0 else _NEG for j, v in enumerate(best))
+    _PART_VEC[key] = vec
+    return vec
+
+
+def _comb_fill(a: int, b: int) -> int:
+    va, vb = _VECS[a], _VECS[b]
+    g = [0] * 10
+    for k in range(5):
+        g[k] = max(va[i] + vb[k - i] for i in range(k + 1))
+        v = max(max(va[5 + i] + vb[k - i], va[i] + vb[5 + k - i]) for i in range(k + 1))
+        g[5 + k] = v if v > 0 else _NEG
+    cid = _intern(tuple(g))
+    _COMB[a * _S + b] = cid
+    return cid
+
+
+def _c(a: int, b: int) -> int:
+    y = _COMB.get(a * _S + b)
+    return y if y is not None else _comb_fill(a, b)
+
+
+def _info(key: Key) -> tuple[int, ...]:
+    info = _INFO.get(key)
+    if info is not None:
+        return info
+    cid = _intern(_vector(key))
+    pairs_q = sum(n // 2 for n in key)
+    pairs = sum(1 for n in key if n >= 2)
+    if len(key) == 9:
+        ends = (key[0], key[8])
+        res = tuple(sum(1 for r in (j, j + 3, j + 6) if key[r]) for j in range(3))
+    else:
+        ends = key
+        res = (0, 0, 0)
+    info = (cid, pairs_q, pairs, sum(1 for n in ends if n), int(any(n >= 2 for n in ends))) + res
+    _INFO[key] = info
+    return info
+
+
+def _parts(c: Sequence[int]) -> tuple[tuple[Key, ...], tuple[tuple[int, ...], ...]]:
+    keys = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34]))
+    get = _INFO.get
+    return keys, tuple(get(k) or _info(k) for k in keys)
+
+
+def _ks_rest(key: Key, residue: int) -> tuple[Key, int]:
+    """A suit key without one copy of each present rank of a residue class, and its class id."""
+    found = _KS_REST.get((key, residue))
+    if found is None:
+        rest = _minus(key, tuple(r for r in (residue, residue + 3, residue + 6) if key[r]))
+        found = (rest, _info(rest)[0])
+        _KS_REST[(key, residue)] = found
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Shanten
+
+
+def shanten(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = True) -> int:
+    """Combined shanten of the concealed counts (13 or 14 tiles less 3 per declared meld).
+
+    Special shapes only without melds, the knitted straight also with one meld (as pymahjonggb).
+    """
+    c = tuple(counts)
+    get = _INFO.get
+    k0 = c[0:9]
+    a = get(k0) or _info(k0)
+    k1 = c[9:18]
+    b = get(k1) or _info(k1)
+    k2 = c[18:27]
+    d = get(k2) or _info(k2)
+    kh = c[27:34]
+    h = get(kh) or _info(kh)
+    cg = _COMB.get
+    x = cg(a[0] * _S + b[0])
+    if x is None:
+        x = _comb_fill(a[0], b[0])
+    y = cg(x * _S + d[0])
+    if y is None:
+        y = _comb_fill(x, d[0])
+    z = cg(y * _S + h[0])
+    if z is None:
+        z = _comb_fill(y, h[0])
+    best = _REG[z][n_melds]
+    if n_melds > 1 or best < 0:
+        return best
+    if n_melds == 0:
+        v = 6 - (a[1] + b[1] + d[1] + h[1] if allow_quad_pairs else a[2] + b[2] + d[2] + h[2])
+        if v < best:
+            best = v
+        v = 13 - (a[3] + b[3] + d[3] + h[3]) - (1 if a[4] or b[4] or d[4] or h[4] else 0)
+        if v < best:
+            best = v
+    a5, a6, a7, b5, b6, b7, d5, d6, d7 = a[5], a[6], a[7], b[5], b[6], b[7], d[5], d[6], d[7]
+    present = (a5 + b6 + d7, a5 + b7 + d6, a6 + b5 + d7, a6 + b7 + d5, a7 + b5 + d6, a7 + b6 + d5)
+    if n_melds == 0:
+        v = 13 - max(present) - h[3]
+        if v < best:
+            best = v
+    for perm, p in zip(_PERMS, present, strict=True):
+        if 8 - p < best:  # the rest needs at least -1 more
+            v = 9 - p + _ks_rest_shanten((k0, k1, k2), perm, h[0], n_melds)
+            if v < best:
+                best = v
+    return best
+
+
+def _ks_rest_shanten(suit_keys: tuple[Key, Key, Key], perm: tuple[int, ...], honors_cid: int, n_melds: int) -> int:
+    r0 = _ks_rest(suit_keys[0], perm[0])[1]
+    r1 = _ks_rest(suit_keys[1], perm[1])[1]
+    r2 = _ks_rest(suit_keys[2], perm[2])[1]
+    return _REG[_c(_c(_c(r0, r1), r2), honors_cid)][n_melds + 3]
+
+
+def _by_shape(keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds: int,
+              allow_quad_pairs: bool) -> tuple[tuple[ShapeKind, int], ...]:
+    a, b, d, h = infos
+    out = [(ShapeKind.STANDARD, _REG[_c(_c(_c(a[0], b[0]), d[0]), h[0])][n_melds])]
+    if n_melds == 0:
+        pairs = sum(i[1] for i in infos) if allow_quad_pairs else sum(i[2] for i in infos)
+        out.append((ShapeKind.SEVEN_PAIRS, 6 - pairs))
+        out.append((ShapeKind.THIRTEEN_ORPHANS, 13 - sum(i[3] for i in infos) - int(any(i[4] for i in infos))))
+        out.append((ShapeKind.HONORS_KNITTED,
+                    13 - max(a[5 + p[0]] + b[5 + p[1]] + d[5 + p[2]] for p in _PERMS) - h[3]))
+    if n_melds <= 1:
+        out.append((ShapeKind.KNITTED_STRAIGHT, _ks_best(keys, infos, n_melds)[0]))
+    return tuple(out)
+
+
+def _ks_best(keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...],
+             n_melds: int) -> tuple[int, list[tuple[int, ...]]]:
+    """Knitted-straight shanten and the residue assignments that reach it."""
+    a, b, d, h = infos
+    best, perms = 99, []
+    for perm in _PERMS:
+        v = 9 - (a[5 + perm[0]] + b[5 + perm[1]] + d[5 + perm[2]])
+        v += _ks_rest_shanten((keys[0], keys[1], keys[2]), perm, h[0], n_melds)
+        if v < best:
+            best, perms = v, [perm]
+        elif v == best:
+            perms.append(perm)
+    return best, perms
+
+
+def shanten_by_shape(counts: Sequence[int], n_melds: int = 0,
+                     allow_quad_pairs: bool = True) -> tuple[tuple[ShapeKind, int], ...]:
+    """Shanten of each shape that applies (standard always; the special ones as in `shanten`)."""
+    keys, infos = _parts(counts)
+    return _by_shape(keys, infos, n_melds, allow_quad_pairs)
+
+
+# ---------------------------------------------------------------------------------------------
+# Useful tiles
+
+
+def _plus(key: Key) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Ranks whose addition changes the part's class, grouped by the class they lead to."""
+    found = _PLUS.get(key)
+    if found is None:
+        own = _info(key)[0]
+        groups: dict[int, list[int]] = {}
+        for r, n in enumerate(key):
+            if n < 4:
+                cid = _info(key[:r] + (n + 1,) + key[r + 1:])[0]
+                if cid != own:
+                    groups.setdefault(cid, []).append(r)
+        found = tuple((cid, tuple(rs)) for cid, rs in groups.items())
+        _PLUS[key] = found
+    return found
+
+
+def _regular_useful(keys: Sequence[Key], cids: Sequence[int], n_melds: int, target: int, out: set[int]) -> None:
+    """Add to `out` every tile that brings the standard shanten below `target`."""
+    a, b, d, h = cids
+    ab, dh = _c(a, b), _c(d, h)
+    others = (_c(b, dh), _c(a, dh), _c(ab, h), _c(ab, d))
+    for j in range(4):
+        o = others[j]
+        base = 9 * j
+        for cid, ranks in _PLUS.get(keys[j]) or _plus(keys[j]):
+            if _REG[_c(o, cid)][n_melds] < target:
+                out.update(base + r for r in ranks)
+
+
+def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds: int,
+            allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]], target: int) -> set[int]:
+    """Tiles (with fewer than four in hand) that lower the shanten of some shape now at `target`."""
+    out: set[int] = set()
+    for shape, value in by_shape:
+        if value != target:
+            continue
+        if shape == ShapeKind.STANDARD:
+            _regular_useful(keys, [i[0] for i in infos], n_melds, target, out)
+        elif shape == ShapeKind.SEVEN_PAIRS:
+            out.update(t for t, n in enumerate(c) if (n % 2 == 1 if allow_quad_pairs else n == 1))
+        elif shape == ShapeKind.THIRTEEN_ORPHANS:
+            has_pair = any(c[t] >= 2 for t in _ORPHANS)
+            out.update(t for t in _ORPHANS if not (has_pair and c[t]))
+        elif shape == ShapeKind.HONORS_KNITTED:
+            a, b, d, _ = infos
+            top = max(a[5 + p[0]] + b[5 + p[1]] + d[5 + p[2]] for p in _PERMS)
+            for p in _PERMS:
+                if a[5 + p[0]] + b[5 + p[1]] + d[5 + p[2]] == top:
+                    out.update(t for t in _pattern(p) if not c[t])
+            out.update(t for t in range(27, 34) if not c[t])
+        else:
+            _, perms = _ks_best(keys, infos, n_melds)
+            for p in perms:
+                pattern = _pattern(p)
+                missing = [t for t in pattern if not c[t]]
+                out.update(missing)
+                rest = [_ks_rest(keys[j], p[j]) for j in range(3)]
+                _regular_useful([r[0] for r in rest] + [keys[3]], [r[1] for r in rest] + [infos[3][0]],
+                                n_melds + 3, target - len(missing), out)
+    return {t for t in out if c[t] < 4}
+
+
+def _pattern(perm: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(9 * s + perm[s] + 3 * j for s in range(3) for j in range(3))
+
+
+def useful_tiles(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = True) -> tuple[int, ...]:
+    """Tiles whose draw lowers the shanten of a 13-tile hand (tiles held four times are skipped;
+    at shanten 0 these are the waits, less any fifth copy)."""
+    keys, infos = _parts(counts)
+    by_shape = _by_shape(keys, infos, n_melds, allow_quad_pairs)
+    target = min(v for _, v in by_shape)
+    return tuple(sorted(_useful(counts, keys, infos, n_melds, allow_quad_pairs, by_shape, target)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Waits, checked against the winning shapes
+
+
+def _part_status(key: Key) -> int | None:
+    """0: sets only, 2: sets and one pair, None: not complete. Counts may reach 5 (a fifth copy)."""
+    if len(key) == 9:
+        if max(key) <= 4:
+            return COMPLETE_SUITS.get(key)
+        return (2 if sum(key) % 3 == 2 else 0) if suit_splits(key) else None
+    pairs = 0
+    for n in key:
+        if n % 3 == 1:
+            return None
+        if n % 3 == 2:
+            pairs += 1
+    return 0 if pairs == 0 else (2 if pairs == 1 else None)
+
+
+def _completions(key: Key) -> tuple[int | None, tuple[int, ...], tuple[int, ...]]:
+    """The key's status, and the ranks whose addition makes it complete without / with a pair."""
+    found = _COMPLETIONS.get(key)
+    if found is None:
+        to0, to2 = [], []
+        for r, n in enumerate(key):
+            st = _part_status(key[:r] + (n + 1,) + key[r + 1:])
+            if st == 0:
+                to0.append(r)
+            elif st == 2:
+                to2.append(r)
+        found = (_part_status(key), tuple(to0), tuple(to2))
+        _COMPLETIONS[key] = found
+    return found
+
+
+def _standard_waits(keys: Sequence[Key], out: set[int]) -> None:
+    comps = [_COMPLETIONS.get(k) or _completions(k) for k in keys]
+    statuses = [cp[0] for cp in comps]
+    if statuses.count(None) > 1:
+        return
+    for j in range(4):
+        others = statuses[:j] + statuses[j + 1:]
+        if None in others:
+            continue
+        pairs = others.count(2)
+        if pairs <= 1:
+            out.update(9 * j + r for r in comps[j][2 if pairs == 0 else 1])
+
+
+def waits(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = True) -> tuple[int, ...]:
+    """Tiles that complete the concealed counts (including a fifth copy of a tile held four times)."""
+    keys, infos = _parts(counts)
+    return tuple(sorted(_waits(counts, keys, infos, n_melds, allow_quad_pairs,
+                               _by_shape(keys, infos, n_melds, allow_quad_pairs))))
+
+
+def _waits(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds: int,
+           allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]]) -> set[int]:
+    out: set[int] = set()
+    _standard_waits(keys, out)
+    special = [(s, v) for s, v in by_shape if s != ShapeKind.STANDARD and v == 0]
+    if special:
+        cl = list(c)
+        for t in _useful(c, keys, infos, n_melds, allow_quad_pairs, special, 0):
+            cl[t] += 1
+            if is_complete_counts(cl, n_melds, allow_quad_pairs):
+                out.add(t)
+            cl[t] -= 1
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The analysis a client asks for
+
+
+def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _ALL_KINDS,
+            allow_quad_pairs: bool = True) -> Analysis:
+    """Shanten, waits and useful tiles of a 13-tile hand; discard advice for a 14-tile one.
+
+    `remaining` counts copies not in the player's hand or melds and not in `visible`;
+    only tiles in `tile_kinds` are offered as waits or useful tiles.
+    """
+    size = hand.size
+    if size not in (13, 14):
+        raise TileCountError(f"concealed: an analysed hand has 13 or 14 tiles (kongs as 3), got {size}", "concealed")
+    c = to_counts(hand.all_concealed())
+    m = len(hand.melds)
+    held = hand.counts()
+    seen = to_counts(visible) if visible else [0] * NUM_KINDS
+    keys, infos = _parts(c)
+    by_shape = _by_shape(keys, infos, m, allow_quad_pairs)
+    best = min(v for _, v in by_shape)
+    if size == 13:
+        wait_set, useful = _advice(c, keys, infos, m, allow_quad_pairs, by_shape, best)
+        wait_tc = _tile_counts(wait_set, tile_kinds, held, seen)
+        useful_tc = wait_tc if useful is wait_set else _tile_counts(useful, tile_kinds, held, seen)
+        return Analysis(best, by_shape, wait_tc, useful_tc, sum(t.remaining for t in useful_tc))
+    options = []
+    for d in range(NUM_KINDS):
+        if not c[d]:
+            continue
+        c[d] -= 1
+        keys13, infos13 = _parts(c)
+        shape13 = _by_shape(keys13, infos13, m, allow_quad_pairs)
+        s13 = min(v for _, v in shape13)
+        _, useful = _advice(c, keys13, infos13, m, allow_quad_pairs, shape13, s13)
+        held[d] -= 1
+        tc = _tile_counts(useful, tile_kinds, held, seen, discarded=d)
+        held[d] += 1
+        c[d] += 1
+        options.append(DiscardOption(d, s13, tc, sum(t.remaining for t in tc)))
+    options.sort(key=lambda o: (o.shanten, -o.useful_count, o.tile))
+    return Analysis(best, by_shape, discards=tuple(options))
+
+
+def _advice(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], m: int,
+            allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]],
+            best: int) -> tuple[set[int], set[int]]:
+    """(waits, useful tiles) of a 13-tile hand; at shanten 0 the useful tiles are the waits."""
+    if best == 0:
+        w = _waits(c, keys, infos, m, allow_quad_pairs, by_shape)
+        return w, w
+    return set(), _useful(c, keys, infos, m, allow_quad_pairs, by_shape, best)
+
+
+def _tile_counts(tiles: set[int], tile_kinds: frozenset[int], held: Sequence[int], seen: Sequence[int],
+                 discarded: int | None = None) -> tuple[TileCount, ...]:
+    """TileCounts by tile index. After a discard the discarded copy is seen too."""
+    out = []
+    for t in sorted(tiles):
+        if t not in tile_kinds:
+            continue
+        gone = held[t] + seen[t] + (1 if t == discarded else 0)
+        out.append(TileCount(t, max(0, 4 - gone), held[t] >= 4))
+    return tuple(out)
