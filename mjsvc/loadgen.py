@@ -26,10 +26,15 @@ import contextlib
 import json
 import math
 import random
+import signal
+import socket
+import subprocess
 import sys
+import tempfile
 import time
+import urllib.request
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -224,7 +229,7 @@ class StreamClient:
         if self._call is not None:
             with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                 await self._call.done_writing()
-                await self._call.wait_for_connection()
+                await self._call.code()  # the server has seen the end and closed its side
             self._call = None
 
 
@@ -456,10 +461,16 @@ class Table:
             a = await self.analyze(pb.AnalyzeRequest(hand=p.pb_hand(), visible=self._visible(players, p, pile)))
             if a.shanten != 0:
                 raise self._bad(f"discard advice said ready, Analyze of {sorted(p.hand)} says {a.shanten}")
-            waits = frozenset(tc.tile - 1 for tc in a.waits)
-            if not waits:
+            if not a.waits:
                 raise self._bad(f"a ready hand {sorted(p.hand)} with no waits")
             concealed = tuple(sorted(p.hand))
+            held = Hand(concealed, tuple(p.melds)).counts()
+            for tc in a.waits:
+                # A wait on a tile the player holds four of is listed but flagged: it cannot come.
+                if tc.all_copies_held != (held[tc.tile - 1] == 4):
+                    raise self._bad(f"wait {tc.tile - 1} all_copies_held={tc.all_copies_held}, "
+                                    f"held {held[tc.tile - 1]} in {sorted(p.hand)}")
+            waits = frozenset(tc.tile - 1 for tc in a.waits if not tc.all_copies_held)
             for w in waits:
                 if not is_complete(Hand(concealed, tuple(p.melds), w), allow_quad_pairs=True):
                     raise self._bad(f"wait {w} does not complete {sorted(p.hand)} {p.melds}")
@@ -634,6 +645,100 @@ def format_report(r: dict[str, Any]) -> str:
     for v in r["violations"]:
         lines.append(f"  ! {v}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# A fresh local server, for `make loadtest` and the tests that need one
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class LocalServer:
+    target: str
+    metrics_url: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def log_tail(self, n: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
+        except OSError:
+            return ""
+
+
+def wait_serving(target: str, timeout: float, process: subprocess.Popen[bytes] | None = None) -> None:
+    """Block until grpc.health.v1 at `target` answers SERVING (or raise on timeout / early exit)."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(target) as ch:
+        stub = health_pb2_grpc.HealthStub(ch)
+        while True:
+            if process is not None and process.poll() is not None:
+                raise RuntimeError(f"server exited with {process.returncode} before serving")
+            try:
+                if stub.Check(health_pb2.HealthCheckRequest(), timeout=1).status == \
+                        health_pb2.HealthCheckResponse.SERVING:
+                    return
+            except grpc.RpcError:
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{target} not SERVING after {timeout:.0f} s")
+            time.sleep(0.1)
+
+
+def scrape_value(metrics_url: str, name: str) -> float | None:
+    """Sum of one metric's samples on a Prometheus text endpoint (None when absent)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(metrics_url, timeout=5) as r:
+        text = r.read().decode()
+    total, seen = 0.0, False
+    for fam in text_string_to_metric_families(text):
+        for sample in fam.samples:
+            if sample.name == name:
+                total += sample.value
+                seen = True
+    return total if seen else None
+
+
+@contextlib.contextmanager
+def local_server(workers: int = 2, extra_args: tuple[str, ...] = (), startup_timeout: float = 90.0,
+                 log_dir: Path | None = None) -> Iterator[LocalServer]:
+    """Start `mjsvc serve` on free loopback ports, wait until every worker serves, stop it with SIGTERM."""
+    port, mport = free_port(), free_port()
+    log_dir = log_dir or Path(tempfile.mkdtemp(prefix="mjsvc-server-"))
+    log_path = log_dir / "server.log"
+    cmd = [sys.executable, "-m", "mjsvc", "serve", "--host", "127.0.0.1", "--port", str(port),
+           "--metrics-host", "127.0.0.1", "--metrics-port", str(mport), "--workers", str(workers), *extra_args]
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    server = LocalServer(f"127.0.0.1:{port}", f"http://127.0.0.1:{mport}/metrics", proc, log_path)
+    try:
+        try:
+            wait_serving(server.target, startup_timeout, proc)
+            deadline = time.monotonic() + startup_timeout
+            # Health answers from whichever worker took the connection; wait for the whole pool.
+            while (scrape_value(server.metrics_url, "mjsvc_workers_ready") or 0) < workers:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise TimeoutError("the worker pool did not come up")
+                time.sleep(0.1)
+        except (RuntimeError, TimeoutError, OSError) as e:
+            raise RuntimeError(f"{e}\n--- server log ---\n{server.log_tail()}") from None
+        yield server
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 # ---------------------------------------------------------------------------------------------
