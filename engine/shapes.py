@@ -189,9 +189,10 @@ def is_standard_complete(counts: list[int]) -> bool:
         if v:
             pairs += 1
     for c in counts[27:]:
-        if c == 2:
+        # By residue, so a (never valid) fifth copy reads as pung + pair rather than slipping through.
+        if c % 3 == 2:
             pairs += 1
-        elif c == 1 or c == 4:
+        elif c % 3 == 1:
             return False
     return pairs == 1
 
@@ -242,33 +243,49 @@ def knitted_straight_rests(counts: list[int]) -> Iterator[tuple[tuple[int, ...],
 
 def is_complete(hand: Hand, allow_quad_pairs: bool = True) -> bool:
     """Does the hand (concealed + winning tile + melds) form any winning shape?"""
-    counts = to_counts(hand.all_concealed())
-    if is_standard_complete(counts):
-        return True
-    if hand.melds:
-        if len(hand.melds) == 1 and sum(counts) == 11:
-            return any(is_standard_complete(rest) for _, rest in knitted_straight_rests(counts))
-        return False
-    return (
-        is_seven_pairs(counts, allow_quad_pairs)
-        or is_thirteen_orphans(counts)
-        or honors_knitted_pattern(counts) is not None
-        or any(is_standard_complete(rest) for _, rest in knitted_straight_rests(counts))
-    )
+    return is_complete_counts(to_counts(hand.all_concealed()), len(hand.melds), allow_quad_pairs)
+
+
+def _knit_possible(counts: list[int]) -> bool:
+    """Cheap necessary condition for a knitted pattern: every suit has a full 1-4-7, 2-5-8 or 3-6-9."""
+    for s in (0, 9, 18):
+        if not ((counts[s] and counts[s + 3] and counts[s + 6]) or (counts[s + 1] and counts[s + 4] and counts[s + 7])
+                or (counts[s + 2] and counts[s + 5] and counts[s + 8])):
+            return False
+    return True
 
 
 def is_complete_counts(counts: list[int], n_melds: int = 0, allow_quad_pairs: bool = True) -> bool:
-    """`is_complete` on raw concealed counts (used by waits and shanten callers)."""
-    if is_standard_complete(counts):
+    """`is_complete` on raw concealed counts (used by waits and shanten callers).
+
+    Ordered so that the usual non-winning hand is rejected after a couple of C-level scans:
+    a lone honour rules out every shape but thirteen orphans and honours-and-knitted, and
+    those need all six terminals or five lone honours.
+    """
+    h = counts[27:34]
+    if 1 in h:
+        if n_melds:
+            return False
+        if counts[0] and counts[8] and counts[9] and counts[17] and counts[18] and counts[26]:
+            return is_thirteen_orphans(counts)  # with both 1 and 9 of a suit no knitted pattern fits
+        return h.count(1) >= 5 and honors_knitted_pattern(counts) is not None
+    if 4 in h:  # four of an honour in hand: only seven pairs can use them
+        return not n_melds and is_seven_pairs(counts, allow_quad_pairs)
+    table = COMPLETE_SUITS
+    a = table.get(tuple(counts[0:9]))  # type: ignore[arg-type]
+    if a is not None:
+        b = table.get(tuple(counts[9:18]))  # type: ignore[arg-type]
+        if b is not None:
+            d = table.get(tuple(counts[18:27]))  # type: ignore[arg-type]
+            if d is not None and a + b + d + 2 * h.count(2) == 2:
+                return True
+    if n_melds > 1 or not _knit_possible(counts):
+        return not n_melds and is_seven_pairs(counts, allow_quad_pairs)
+    if not n_melds and is_seven_pairs(counts, allow_quad_pairs):
         return True
-    if n_melds:
-        return n_melds == 1 and any(is_standard_complete(rest) for _, rest in knitted_straight_rests(counts))
-    return (
-        is_seven_pairs(counts, allow_quad_pairs)
-        or is_thirteen_orphans(counts)
-        or honors_knitted_pattern(counts) is not None
-        or any(is_standard_complete(rest) for _, rest in knitted_straight_rests(counts))
-    )
+    if sum(counts) != 14 - 3 * n_melds:
+        return False
+    return any(is_standard_complete(rest) for _, rest in knitted_straight_rests(counts))
 
 
 # ---------------------------------------------------------------------------------------------
