@@ -1,0 +1,629 @@
+"""One small rule per fan, registered under the fan's official id (see catalogue.py for names/points).
+
+Three kinds, by what they look at:
+- HAND fans: the tiles and the situation only, the same for every decomposition -> bool.
+- SET fans: one decomposition -> a list of hits, each hit the tuple of set indices it was scored on
+  (several hits = the fan counted several times; [] = not scored).
+- COMBO fans: relations between two, three or four chows or pungs -> a predicate on their sorted
+  tiles. Which combinations may be counted together is the scoring mechanism's job
+  (scoring.combinations), not the predicates'.
+Exclusions (不计) are never written here; they are catalogue data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.rules.mcr.facts import (
+    DRAGON_TILES,
+    GREEN,
+    REVERSIBLE,
+    WIND_TILES,
+    HandFacts,
+    SetFacts,
+    is_terminal_or_honor,
+    rank,
+    suit,
+)
+from engine.shapes import ShapeKind
+
+HandRule = Callable[[HandFacts], int]  # a count; True/False count 1/0
+SetRule = Callable[[HandFacts, SetFacts], list[tuple[int, ...]]]
+ComboRule = Callable[[tuple[int, ...]], bool]
+
+HAND: dict[int, HandRule] = {}
+SETS: dict[int, SetRule] = {}
+# family ("chow" / "pung") -> arity -> [(fan id, rule)], in the order they are tried
+COMBOS: dict[str, dict[int, list[tuple[int, ComboRule]]]] = {"chow": {2: [], 3: [], 4: []},
+                                                            "pung": {2: [], 3: [], 4: []}}
+
+
+def hand_fan(fan_id: int) -> Callable[[HandRule], HandRule]:
+    def register(fn: HandRule) -> HandRule:
+        HAND[fan_id] = fn
+        return fn
+    return register
+
+
+def set_fan(fan_id: int) -> Callable[[SetRule], SetRule]:
+    def register(fn: SetRule) -> SetRule:
+        SETS[fan_id] = fn
+        return fn
+    return register
+
+
+def combo_fan(fan_id: int, family: str, arity: int) -> Callable[[ComboRule], ComboRule]:
+    def register(fn: ComboRule) -> ComboRule:
+        COMBOS[family][arity].append((fan_id, fn))
+        return fn
+    return register
+
+
+def _all(sf: SetFacts) -> tuple[int, ...]:
+    return tuple(range(len(sf.decomposition.sets)))
+
+
+def _suits(h: HandFacts) -> tuple[int, bool]:
+    """(number of the three suits absent, honours present)."""
+    present = {suit(t) for t in h.kinds}
+    return sum(1 for s in (0, 1, 2) if s not in present), 3 in present
+
+
+def _ranks(h: HandFacts) -> set[int] | None:
+    """Ranks used, or None when there is an honour."""
+    if h.kinds[-1] >= 27:
+        return None
+    return {rank(t) for t in h.kinds}
+
+
+# ---------------------------------------------------------------- hand: colours (suits)
+
+@hand_fan(22)  # Full Flush: one suit, no honours
+def full_flush(h: HandFacts) -> bool:
+    voided, honors = _suits(h)
+    return voided == 2 and not honors
+
+
+@hand_fan(49)  # Half Flush: one suit plus honours
+def half_flush(h: HandFacts) -> bool:
+    voided, honors = _suits(h)
+    return voided == 2 and honors
+
+
+@hand_fan(75)  # One Voided Suit: exactly one of the three suits missing
+def one_voided_suit(h: HandFacts) -> bool:
+    return _suits(h)[0] == 1
+
+
+@hand_fan(76)  # No Honors
+def no_honors(h: HandFacts) -> bool:
+    return h.kinds[-1] < 27
+
+
+@hand_fan(51)  # All Types: three suits, a wind and a dragon
+def all_types(h: HandFacts) -> bool:
+    c = h.counts
+    return (_suits(h)[0] == 0 and any(c[t] for t in WIND_TILES) and any(c[t] for t in DRAGON_TILES))
+
+
+# ---------------------------------------------------------------- hand: tile kinds
+
+@hand_fan(68)  # All Simples: no terminal, no honour
+def all_simples(h: HandFacts) -> bool:
+    return not any(is_terminal_or_honor(t) for t in h.kinds)
+
+
+@hand_fan(40)  # Reversible Tiles
+def reversible(h: HandFacts) -> bool:
+    return all(t in REVERSIBLE for t in h.kinds)
+
+
+@hand_fan(3)  # All Green
+def all_green(h: HandFacts) -> bool:
+    return all(t in GREEN for t in h.kinds)
+
+
+@hand_fan(11)  # All Honors
+def all_honors(h: HandFacts) -> bool:
+    return h.kinds[0] >= 27
+
+
+@hand_fan(8)  # All Terminals: only 1s and 9s
+def all_terminals(h: HandFacts) -> bool:
+    return all(t < 27 and t % 9 in (0, 8) for t in h.kinds)
+
+
+@hand_fan(18)  # All Terminals and Honors
+def all_terminals_and_honors(h: HandFacts) -> bool:
+    return all(is_terminal_or_honor(t) for t in h.kinds)
+
+
+# ---------------------------------------------------------------- hand: rank ranges
+
+@hand_fan(27)  # Lower Tiles: only 1 2 3
+def lower_tiles(h: HandFacts) -> bool:
+    r = _ranks(h)
+    return r is not None and r <= {1, 2, 3}
+
+
+@hand_fan(37)  # Lower Four: only 1-4
+def lower_four(h: HandFacts) -> bool:
+    r = _ranks(h)
+    return r is not None and r <= {1, 2, 3, 4}
+
+
+@hand_fan(25)  # Upper Tiles: only 7 8 9
+def upper_tiles(h: HandFacts) -> bool:
+    r = _ranks(h)
+    return r is not None and r <= {7, 8, 9}
+
+
+@hand_fan(36)  # Upper Four: only 6-9
+def upper_four(h: HandFacts) -> bool:
+    r = _ranks(h)
+    return r is not None and r <= {6, 7, 8, 9}
+
+
+@hand_fan(26)  # Middle Tiles: only 4 5 6
+def middle_tiles(h: HandFacts) -> bool:
+    r = _ranks(h)
+    return r is not None and r <= {4, 5, 6}
+
+
+# ---------------------------------------------------------------- hand: the situation
+
+@hand_fan(80)  # Self-Drawn
+def self_drawn(h: HandFacts) -> bool:
+    return h.self_drawn
+
+
+@hand_fan(58)  # Last Tile (和绝张)
+def last_tile(h: HandFacts) -> bool:
+    return h.last_of_kind
+
+
+@hand_fan(44)  # Last Tile Draw (妙手回春): self-drawn last tile of the wall
+def last_tile_draw(h: HandFacts) -> bool:
+    return h.ctx.last_wall_tile and h.self_drawn
+
+
+@hand_fan(45)  # Last Tile Claim (海底捞月): the discard after the last wall tile
+def last_tile_claim(h: HandFacts) -> bool:
+    return h.ctx.last_wall_tile and not h.self_drawn
+
+
+@hand_fan(46)  # Out with Replacement Tile (杠上开花)
+def replacement_tile(h: HandFacts) -> bool:
+    return h.ctx.replacement_tile
+
+
+@hand_fan(47)  # Robbing The Kong (抢杠和)
+def robbing_the_kong(h: HandFacts) -> bool:
+    return h.ctx.robbing_kong
+
+
+@hand_fan(56)  # Fully Concealed Hand: nothing claimed, self-drawn
+def fully_concealed(h: HandFacts) -> bool:
+    return h.melded_sets == 0 and h.self_drawn
+
+
+@hand_fan(62)  # Concealed Hand: nothing claimed, won on a discard
+def concealed_hand(h: HandFacts) -> bool:
+    return h.melded_sets == 0 and not h.self_drawn
+
+
+@hand_fan(52)  # Melded Hand: four claimed sets, won on a discard
+def melded_hand(h: HandFacts) -> bool:
+    return h.melded_sets == 4 and not h.self_drawn
+
+
+@hand_fan(64)  # Tile Hog: all four of a kind used without being a kong, counted per kind
+def tile_hog(h: HandFacts) -> int:
+    return sum(1 for t in h.kinds if h.counts[t] == 4) - h.n_kongs
+
+
+# ---------------------------------------------------------------- sets: special shapes
+
+@set_fan(7)  # Thirteen Orphans
+def thirteen_orphans(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [()] if sf.decomposition.kind == ShapeKind.THIRTEEN_ORPHANS else []
+
+
+@set_fan(19)  # Seven Pairs
+def seven_pairs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    d = sf.decomposition
+    return [_all(sf)] if d.kind == ShapeKind.SEVEN_PAIRS and not _shifted_pairs(sf) else []
+
+
+@set_fan(6)  # Seven Shifted Pairs: seven consecutive pairs of one suit
+def seven_shifted_pairs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_all(sf)] if sf.decomposition.kind == ShapeKind.SEVEN_PAIRS and _shifted_pairs(sf) else []
+
+
+def _shifted_pairs(sf: SetFacts) -> bool:
+    firsts = [s.first for s in sf.decomposition.sets]
+    f = firsts[0]
+    return f < 27 and f % 9 <= 2 and firsts == list(range(f, f + 7))
+
+
+@set_fan(34)  # Lesser Honors and Knitted Tiles
+def lesser_honors_knitted(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    if sf.decomposition.kind != ShapeKind.HONORS_KNITTED:
+        return []
+    return [] if all(h.counts[t] for t in range(27, 34)) else [()]
+
+
+@set_fan(20)  # Greater Honors and Knitted Tiles: all seven honours
+def greater_honors_knitted(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    if sf.decomposition.kind != ShapeKind.HONORS_KNITTED:
+        return []
+    return [()] if all(h.counts[t] for t in range(27, 34)) else []
+
+
+@set_fan(35)  # Knitted Straight: 147/258/369 in three suits (also inside honours-and-knitted)
+def knitted_straight(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    d = sf.decomposition
+    if d.kind == ShapeKind.KNITTED_STRAIGHT:
+        return [()]
+    if d.kind == ShapeKind.HONORS_KNITTED and sum(1 for t in h.kinds if t < 27) == 9:
+        return [()]
+    return []
+
+
+@set_fan(4)  # Nine Gates: 1112345678999 of one suit concealed, any tile of that suit wins
+def nine_gates(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    if h.n_melds or not sf.standard:
+        return []
+    s = h.standing
+    for base in (0, 9, 18):
+        if s[base] == 3 and s[base + 8] == 3 and all(s[base + r] == 1 for r in range(1, 8)):
+            # It takes the place of one pung of terminals (the 111 or 999 pung).
+            terminal = [p.index for p in sf.pungs if p.tile in (base, base + 8)]
+            return [tuple(terminal[:1])]
+    return []
+
+
+# ---------------------------------------------------------------- sets: pungs and kongs
+
+@set_fan(59)  # Dragon Pung, per pung
+def dragon_pung(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [(p.index,) for p in sf.pungs if p.tile >= 31]
+
+
+@set_fan(73)  # Pung of Terminals or Honors (winds; dragons score Dragon Pung), per pung
+def pung_terminals_honors(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [(p.index,) for p in sf.pungs if p.tile < 31 and is_terminal_or_honor(p.tile)]
+
+
+@set_fan(60)  # Prevalent Wind
+def prevalent_wind(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    w = 27 + int(h.ctx.prevalent_wind)
+    return [(p.index,) for p in sf.pungs if p.tile == w]
+
+
+@set_fan(61)  # Seat Wind
+def seat_wind(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    w = 27 + int(h.ctx.seat_wind)
+    return [(p.index,) for p in sf.pungs if p.tile == w]
+
+
+@set_fan(48)  # All Pungs
+def all_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_all(sf)] if sf.standard and len(sf.pungs) == 4 else []
+
+
+def _concealed_pungs(sf: SetFacts, n: int) -> list[tuple[int, ...]]:
+    if sf.concealed_pungs != n:
+        return []
+    return [tuple(p.index for p in sf.pungs if p.concealed)]
+
+
+@set_fan(66)  # Two Concealed Pungs (concealed kongs count as concealed pungs)
+def two_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return _concealed_pungs(sf, 2)
+
+
+@set_fan(33)  # Three Concealed Pungs
+def three_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return _concealed_pungs(sf, 3)
+
+
+@set_fan(12)  # Four Concealed Pungs
+def four_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return _concealed_pungs(sf, 4)
+
+
+def _kongs(sf: SetFacts, concealed: bool | None) -> tuple[int, ...]:
+    """Kong set indices: concealed ones, melded ones, or all (None)."""
+    return tuple(p.index for p in sf.pungs if p.kong and (concealed is None or p.concealed == concealed))
+
+
+@set_fan(74)  # Melded Kong
+def melded_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_kongs(sf, False)] if sf.melded_kongs >= 1 else []
+
+
+@set_fan(67)  # Concealed Kong
+def concealed_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_kongs(sf, True)] if sf.concealed_kongs >= 1 else []
+
+
+@set_fan(57)  # Two Melded Kongs
+def two_melded_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_kongs(sf, False)] if sf.melded_kongs >= 2 else []
+
+
+@set_fan(53)  # Two Concealed Kongs
+def two_concealed_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_kongs(sf, True)] if sf.concealed_kongs >= 2 else []
+
+
+@set_fan(82)  # Concealed Kong and Melded Kong (pymahjonggb's 5-point fan)
+def concealed_and_melded_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_kongs(sf, None)] if sf.melded_kongs >= 1 and sf.concealed_kongs >= 1 else []
+
+
+@set_fan(17)  # Three Kongs
+def three_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_kongs(sf, None)] if sf.melded_kongs + sf.concealed_kongs == 3 else []
+
+
+@set_fan(5)  # Four Kongs
+def four_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_kongs(sf, None)] if sf.melded_kongs + sf.concealed_kongs == 4 else []
+
+
+# ---------------------------------------------------------------- sets: the pair with the sets
+
+@set_fan(63)  # All Chows: only chows and a suited pair
+def all_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    if sf.pungs or sf.pair is None or sf.pair >= 27 or sf.decomposition.kind == ShapeKind.SEVEN_PAIRS:
+        return []
+    return [_all(sf)]
+
+
+@set_fan(10)  # Little Three Dragons: two dragon pungs and a dragon pair
+def little_three_dragons(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    dragons = [p.index for p in sf.pungs if p.tile >= 31]
+    if len(dragons) == 2 and sf.pair is not None and sf.pair >= 31:
+        return [(*dragons, sf.pair_index)]  # type: ignore[list-item]
+    return []
+
+
+@set_fan(9)  # Little Four Winds: three wind pungs and a wind pair
+def little_four_winds(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    winds = [p.index for p in sf.pungs if 27 <= p.tile <= 30]
+    if len(winds) == 3 and sf.pair is not None and 27 <= sf.pair <= 30:
+        return [(*winds, sf.pair_index)]  # type: ignore[list-item]
+    return []
+
+
+@set_fan(13)  # Pure Terminal Chows: 123 123 789 789 of one suit, pair of 5 of that suit
+def pure_terminal_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_all(sf)] if _terminal_chows(sf, pure=True) else []
+
+
+@set_fan(29)  # Three-Suited Terminal Chows: 123 and 789 in two suits, pair of 5 in the third
+def three_suited_terminal_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_all(sf)] if _terminal_chows(sf, pure=False) else []
+
+
+def _terminal_chows(sf: SetFacts, pure: bool) -> bool:
+    p = sf.pair
+    if len(sf.chows) != 4 or p is None or rank(p) != 5:
+        return False
+    firsts = sorted((suit(f), rank(f)) for f, _ in sf.chows)
+    ps = suit(p)
+    if pure:
+        return firsts == [(ps, 1), (ps, 1), (ps, 7), (ps, 7)]
+    others = sorted(s for s in (0, 1, 2) if s != ps)
+    return firsts == [(others[0], 1), (others[0], 7), (others[1], 1), (others[1], 7)]
+
+
+# ---------------------------------------------------------------- sets: what every set contains
+
+def _set_traits(sf: SetFacts) -> tuple[int, int, int]:
+    """(sets holding a terminal or honour, sets holding a 5, sets that are even pungs/pair)."""
+    outside = five = even = 0
+    for s in sf.decomposition.sets:
+        f = s.first
+        if f >= 27:
+            outside += 1
+            continue
+        r = f % 9 + 1
+        if s.kind == 1:  # chow, by its lowest tile
+            if r in (1, 7):
+                outside += 1
+            elif r in (3, 4, 5):
+                five += 1
+        elif r in (1, 9):
+            outside += 1
+        elif r == 5:
+            five += 1
+        elif r % 2 == 0:
+            even += 1
+    return outside, five, even
+
+
+@set_fan(55)  # Outside Hand: every set and the pair hold a terminal or honour
+def outside_hand(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_all(sf)] if sf.standard and _set_traits(sf)[0] == 5 else []
+
+
+@set_fan(31)  # All Five: every set and the pair hold a 5
+def all_five(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_all(sf)] if sf.standard and _set_traits(sf)[1] == 5 else []
+
+
+@set_fan(21)  # All Even Pungs: four pungs and the pair of 2 4 6 8
+def all_even_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [_all(sf)] if sf.standard and _set_traits(sf)[2] == 5 else []
+
+
+# ---------------------------------------------------------------- sets: how the winning tile came
+
+@set_fan(77)  # Edge Wait: the only wait, at the end of a concealed chow (12 waiting on 3)
+def edge_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [(sf.win_index,)] if _wait_kind(h, sf) == 77 else []  # type: ignore[list-item]
+
+
+@set_fan(78)  # Closed Wait: the only wait, inside a concealed chow (13 waiting on 2)
+def closed_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [(sf.win_index,)] if _wait_kind(h, sf) == 78 else []  # type: ignore[list-item]
+
+
+@set_fan(79)  # Single Wait: the only wait, on the pair
+def single_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+    return [(sf.win_index,)] if _wait_kind(h, sf) == 79 else []  # type: ignore[list-item]
+
+
+def _wait_kind(h: HandFacts, sf: SetFacts) -> int:
+    """The wait fan of this decomposition's winning-tile position, 0 if none.
+
+    Conventions (pymahjonggb's): the hand must wait on one kind only, by shape (a tile whose four
+    copies are all held still counts as a wait); a knitted straight looks at the five tiles beside
+    the knitted nine, and with a declared set it waits on its pair alone.
+    """
+    i = sf.win_index
+    d = sf.decomposition
+    if i is None:
+        return 0
+    if d.kind == ShapeKind.KNITTED_STRAIGHT:
+        if h.n_melds:
+            return 79 if d.sets[i].kind == 4 else 0
+    kind = sf.decomposition.sets[i].kind
+    if kind == 1:
+        fan = 78 if sf.win_offset == 1 else 77
+    elif kind == 4 and sf.decomposition.kind in (ShapeKind.STANDARD, ShapeKind.KNITTED_STRAIGHT):
+        fan = 79
+    else:
+        return 0
+    return fan if h.unique_wait_for(d) else 0
+
+
+# ---------------------------------------------------------------- combinations of chows
+
+def _same_suit(ts: tuple[int, ...]) -> bool:
+    s = suit(ts[0])
+    return all(suit(t) == s for t in ts)
+
+
+def _three_suits(ts: tuple[int, ...]) -> bool:
+    return len({suit(t) for t in ts}) == 3
+
+
+def _ranks_of(ts: tuple[int, ...]) -> list[int]:
+    return sorted(rank(t) for t in ts)
+
+
+@combo_fan(16, "chow", 4)  # Four Pure Shifted Chows: one suit, starting 1 or 2 apart
+def four_pure_shifted_chows(ts: tuple[int, ...]) -> bool:
+    r = _ranks_of(ts)
+    step = r[1] - r[0]
+    return _same_suit(ts) and step in (1, 2) and r[2] - r[1] == step and r[3] - r[2] == step
+
+
+@combo_fan(14, "chow", 4)  # Quadruple Chow: four identical chows
+def quadruple_chow(ts: tuple[int, ...]) -> bool:
+    return ts[0] == ts[1] == ts[2] == ts[3]
+
+
+@combo_fan(50, "chow", 3)  # Mixed Shifted Chows: three suits, starting 1 apart
+def mixed_shifted_chows(ts: tuple[int, ...]) -> bool:
+    r = _ranks_of(ts)
+    return _three_suits(ts) and r[0] + 1 == r[1] and r[1] + 1 == r[2]
+
+
+@combo_fan(41, "chow", 3)  # Mixed Triple Chow: the same chow in three suits
+def mixed_triple_chow(ts: tuple[int, ...]) -> bool:
+    r = _ranks_of(ts)
+    return _three_suits(ts) and r[0] == r[2]
+
+
+@combo_fan(39, "chow", 3)  # Mixed Straight: 123 456 789 across three suits
+def mixed_straight(ts: tuple[int, ...]) -> bool:
+    return _three_suits(ts) and _ranks_of(ts) == [1, 4, 7]
+
+
+@combo_fan(28, "chow", 3)  # Pure Straight: 123 456 789 of one suit
+def pure_straight(ts: tuple[int, ...]) -> bool:
+    return _same_suit(ts) and _ranks_of(ts) == [1, 4, 7]
+
+
+@combo_fan(30, "chow", 3)  # Pure Shifted Chows: one suit, starting 1 or 2 apart
+def pure_shifted_chows(ts: tuple[int, ...]) -> bool:
+    r = _ranks_of(ts)
+    return _same_suit(ts) and r[1] - r[0] == r[2] - r[1] and r[1] - r[0] in (1, 2)
+
+
+@combo_fan(23, "chow", 3)  # Pure Triple Chow: three identical chows
+def pure_triple_chow(ts: tuple[int, ...]) -> bool:
+    return ts[0] == ts[1] == ts[2]
+
+
+@combo_fan(69, "chow", 2)  # Pure Double Chow: two identical chows
+def pure_double_chow(ts: tuple[int, ...]) -> bool:
+    return ts[0] == ts[1]
+
+
+@combo_fan(70, "chow", 2)  # Mixed Double Chow: the same chow in two suits
+def mixed_double_chow(ts: tuple[int, ...]) -> bool:
+    return suit(ts[0]) != suit(ts[1]) and rank(ts[0]) == rank(ts[1])
+
+
+@combo_fan(71, "chow", 2)  # Short Straight: two chows of one suit making a run of six
+def short_straight(ts: tuple[int, ...]) -> bool:
+    return _same_suit(ts) and abs(rank(ts[0]) - rank(ts[1])) == 3
+
+
+@combo_fan(72, "chow", 2)  # Two Terminal Chows: 123 and 789 of one suit
+def two_terminal_chows(ts: tuple[int, ...]) -> bool:
+    return _same_suit(ts) and sorted((rank(ts[0]), rank(ts[1]))) == [1, 7]
+
+
+# ---------------------------------------------------------------- combinations of pungs
+
+@combo_fan(15, "pung", 4)  # Four Pure Shifted Pungs
+def four_pure_shifted_pungs(ts: tuple[int, ...]) -> bool:
+    return ts[0] < 27 and _same_suit(ts) and list(ts) == list(range(ts[0], ts[0] + 4))
+
+
+@combo_fan(1, "pung", 4)  # Big Four Winds
+def big_four_winds(ts: tuple[int, ...]) -> bool:
+    return ts == WIND_TILES
+
+
+@combo_fan(42, "pung", 3)  # Mixed Shifted Pungs: three suits, ranks one apart
+def mixed_shifted_pungs(ts: tuple[int, ...]) -> bool:
+    r = _ranks_of(ts)
+    return ts[2] < 27 and _three_suits(ts) and r[0] + 1 == r[1] and r[1] + 1 == r[2]
+
+
+@combo_fan(32, "pung", 3)  # Triple Pung: the same rank in three suits
+def triple_pung(ts: tuple[int, ...]) -> bool:
+    return ts[2] < 27 and _three_suits(ts) and rank(ts[0]) == rank(ts[1]) == rank(ts[2])
+
+
+@combo_fan(24, "pung", 3)  # Pure Shifted Pungs: one suit, ranks one apart
+def pure_shifted_pungs(ts: tuple[int, ...]) -> bool:
+    return ts[2] < 27 and _same_suit(ts) and ts[0] + 1 == ts[1] and ts[1] + 1 == ts[2]
+
+
+@combo_fan(38, "pung", 3)  # Big Three Winds
+def big_three_winds(ts: tuple[int, ...]) -> bool:
+    return all(27 <= t <= 30 for t in ts)
+
+
+@combo_fan(2, "pung", 3)  # Big Three Dragons
+def big_three_dragons(ts: tuple[int, ...]) -> bool:
+    return ts == DRAGON_TILES
+
+
+@combo_fan(65, "pung", 2)  # Double Pung: the same rank in two suits
+def double_pung(ts: tuple[int, ...]) -> bool:
+    return ts[1] < 27 and rank(ts[0]) == rank(ts[1])
+
+
+@combo_fan(54, "pung", 2)  # Two Dragons Pungs
+def two_dragons_pungs(ts: tuple[int, ...]) -> bool:
+    return ts[0] >= 31 and ts[1] >= 31

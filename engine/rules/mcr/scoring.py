@@ -1,0 +1,229 @@
+"""The scoring mechanism: every decomposition scored, the five principles applied, the best chosen.
+
+How the five principles of the MCR rules are applied (as mechanism, not per-fan cases):
+- non-repeat (不重复) and highest-first (就高不就低): a fan that is counted removes every fan in its
+  catalogue `excludes` list. Fans are visited from the highest value down, and a fan that was itself
+  excluded removes nothing (so Nine Gates removing Fully Concealed Hand leaves Self-Drawn counted).
+  `consumes` applies the same per set: a prevalent-wind pung is no longer a pung of terminals.
+- non-separation (不拆移) and non-identical (不得相同): combination fans are looked for from four
+  sets down to two (`combinations`): a four-set fan ends the search for that family; a three-set
+  fan takes its three sets, and the set left over may join one of them once.
+- account-once (套算一次): among two-set fans, each set may be combined with the others only as a
+  chain, so at most (sets taking part - 1) two-set fans count; over that cap, repeats go first, from
+  the least specific fan (Two Terminal Chows, Short Straight, Mixed Double Chow, Pure Double Chow).
+
+Decompositions tie on total rarely; the tie-break is documented in `_rank_key` and follows the
+oracle's own order so that fan names agree: special shapes first, then standard decompositions in
+canonical order of their concealed sets (suits in the order characters, bamboo, dots, honours;
+a pung before a chow on the same tile), then edge > closed > single wait, then the position of
+the winning tile.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations as _subsets
+
+from engine.hand import Hand, WinContext
+from engine.results import Evaluation, FanHit, Scoring
+from engine.rules.mcr import predicates as P
+from engine.rules.mcr.catalogue import BY_ID, CONSUMES, EXCLUDES, FLOWER_TILES
+from engine.rules.mcr.facts import HandFacts, SetFacts, hand_facts, set_facts
+from engine.shapes import Decomposition, ShapeKind, decompositions
+
+# Visit order for exclusions: highest value first, then official id.
+_ORDER = sorted(BY_ID, key=lambda i: (-BY_ID[i].points, i))
+_RANK = {fid: n for n, fid in enumerate(_ORDER)}
+# Fans about the situation rather than the tiles: they point at the winning tile.
+_SITUATIONAL = frozenset({44, 45, 46, 47, 52, 56, 58, 62, 80})
+# Sort key of a tile in the oracle's order (characters, bamboo, dots, honours).
+_SUIT_ORDER = (0, 2, 1, 3)
+TILE_KEY = tuple(_SUIT_ORDER[t // 9 if t < 27 else 3] * 16 + (t % 9 if t < 27 else t - 27) for t in range(34))
+_WAIT_RANK = {77: 0, 78: 1, 79: 2}
+CHICKEN = 43
+
+Hits = list[tuple[int, ...]]
+
+
+def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int, tuple[int, ...]]]:
+    """Combination fans among one family's sets. members: (tile, set index). Returns (fan id, set indices)."""
+    n = len(members)
+    if n < 2:
+        return []
+    members = sorted(members, key=lambda m: TILE_KEY[m[0]])
+    tiles = tuple(m[0] for m in members)
+    idx = tuple(m[1] for m in members)
+    rules = P.COMBOS[family]
+    if n == 4:
+        for fid, rule in rules[4]:
+            if rule(tiles):
+                return [(fid, idx)]
+    if n >= 3:
+        for trio in _subsets(range(n), 3):
+            for fid, rule in rules[3]:
+                if rule(tuple(tiles[i] for i in trio)):
+                    out = [(fid, tuple(idx[i] for i in trio))]
+                    rest = [i for i in range(n) if i not in trio]
+                    if rest:  # the leftover set joins one of the three, once, best fan first
+                        j = rest[0]
+                        for pid, prule in rules[2]:
+                            partner = next((i for i in trio if prule(_pair(tiles, i, j))), None)
+                            if partner is not None:
+                                out.append((pid, tuple(sorted((idx[partner], idx[j])))))
+                                break
+                    return out
+    found: list[tuple[int, tuple[int, ...]]] = []
+    for i, j in _subsets(range(n), 2):
+        for fid, rule in rules[2]:
+            if rule((tiles[i], tiles[j])):
+                found.append((fid, (idx[i], idx[j])))
+                break
+    taking_part = {k for _, pair in found for k in pair}
+    return _account_once(found, len(taking_part) - 1, [fid for fid, _ in rules[2]])
+
+
+def _pair(tiles: tuple[int, ...], i: int, j: int) -> tuple[int, int]:
+    return (tiles[i], tiles[j]) if i < j else (tiles[j], tiles[i])
+
+
+def _account_once(found: list[tuple[int, tuple[int, ...]]], cap: int,
+                  priority: list[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """Keep at most `cap` two-set fans: drop repeats, then singles, least specific fan first."""
+    found = list(found)
+    for keep in (1, 0):
+        for fid in reversed(priority):
+            while len(found) > cap and sum(1 for f, _ in found if f == fid) > keep:
+                last = max(k for k, (f, _) in enumerate(found) if f == fid)
+                del found[last]
+    return found
+
+
+def _raw_hits(h: HandFacts, hand_hits: dict[int, int], sf: SetFacts) -> dict[int, Hits]:
+    whole = tuple(range(len(sf.decomposition.sets)))
+    raw: dict[int, Hits] = {fid: [whole] * n for fid, n in hand_hits.items()}
+    for fid, rule in P.SETS.items():
+        hits = rule(h, sf)
+        if hits:
+            raw[fid] = hits
+    if sf.decomposition.kind == ShapeKind.STANDARD:
+        if not (13 in raw or 29 in raw):  # the terminal-chow hands are their own chow combination
+            for fid, sets in combinations("chow", sf.chows):
+                raw.setdefault(fid, []).append(sets)
+        for fid, sets in combinations("pung", [(p.tile, p.index) for p in sf.pungs]):
+            raw.setdefault(fid, []).append(sets)
+    return raw
+
+
+def _apply_principles(raw: dict[int, Hits]) -> dict[int, Hits]:
+    excluded: set[int] = set()
+    consumed: dict[int, set[int]] = {}
+    for fid in sorted(raw, key=_RANK.__getitem__):
+        if fid in excluded:
+            continue
+        excluded |= EXCLUDES[fid]
+        for victim in CONSUMES.get(fid, ()):
+            bucket = consumed.setdefault(victim, set())
+            for hit in raw[fid]:
+                bucket.update(hit)
+    out: dict[int, Hits] = {}
+    for fid, hits in raw.items():
+        if fid in excluded:
+            continue
+        gone = consumed.get(fid)
+        if gone:
+            hits = [hit for hit in hits if not (len(hit) == 1 and hit[0] in gone)]
+        if hits:
+            out[fid] = hits
+    return out
+
+
+def score_decomposition(h: HandFacts, hand_hits: dict[int, int], d: Decomposition) -> Scoring:
+    sf = set_facts(d, h)
+    fans = _apply_principles(_raw_hits(h, hand_hits, sf))
+    if not fans:
+        fans = {CHICKEN: [tuple(range(len(d.sets)))]}
+    win = (h.win,)
+    out: list[FanHit] = []
+    for fid in sorted(fans):
+        hits = fans[fid]
+        indices = tuple(sorted({k for hit in hits for k in hit}))
+        if fid in _SITUATIONAL:
+            out.append(FanHit(BY_ID[fid], len(hits), (), win))
+        elif not d.sets:
+            out.append(FanHit(BY_ID[fid], len(hits), (), d.knitted))
+        else:
+            out.append(FanHit(BY_ID[fid], len(hits), indices, d.knitted))
+    base = sum(f.points for f in out)
+    flowers = h.ctx.flowers
+    if flowers:
+        out.append(FanHit(BY_ID[FLOWER_TILES], flowers))
+    return Scoring(tuple(out), base + flowers, base >= 8, d)
+
+
+def _division_key(d: Decomposition) -> tuple[tuple[int, int], ...]:
+    """Canonical order of a decomposition's concealed sets (suits m, s, p, honours; pung before chow)."""
+    return tuple(sorted((TILE_KEY[t.first], 1 if t.kind == 1 else 0)
+                        for t in d.sets if t.meld_index is None and t.kind != 4))
+
+
+def _placement_key(s: Scoring) -> tuple[int, int, int]:
+    """Within one set structure: highest total, then edge > closed > single > no wait fan, then position."""
+    wait = min((_WAIT_RANK.get(f.fan.id, 3) for f in s.fans), default=3)
+    win_at = next((i for i, t in enumerate(s.decomposition.sets)
+                   if t.win_offset is not None and t.meld_index is None), -1)
+    return (-s.total, wait, win_at)
+
+
+def rank(scored: list[Scoring]) -> list[Scoring]:
+    """Best first. Totals decide; ties are broken as pymahjonggb breaks them, so fan names agree:
+
+    1. each set structure is represented by its best winning-tile position (`_placement_key`);
+    2. a knitted, thirteen-orphans or honours-and-knitted shape comes before standard ones;
+       seven pairs comes after the standard decompositions of the same total;
+    3. standard decompositions in canonical order (`_division_key`), except that one holding
+       Pure Triple Chow or Triple Pung (or any, when the hand is also seven pairs) is preferred,
+       the later such one first.
+    """
+    groups: dict[tuple, list[Scoring]] = {}
+    for s in scored:
+        d = s.decomposition
+        key = (d.kind != ShapeKind.STANDARD, d.kind.value, _division_key(d))
+        groups.setdefault(key, []).append(s)
+    heads: list[tuple[tuple, Scoring, list[Scoring]]] = []
+    for key, members in groups.items():
+        members.sort(key=_placement_key)
+        heads.append((key, members[0], members[1:]))
+    standard = sorted(k for k, _, _ in heads if not k[0])
+    position = {k: n for n, k in enumerate(standard)}
+    seven_pairs = any(s.decomposition.kind == ShapeKind.SEVEN_PAIRS for s in scored)
+
+    def key(item: tuple[tuple, Scoring, list[Scoring]]) -> tuple:
+        k, best, _ = item
+        kind = best.decomposition.kind
+        if kind == ShapeKind.SEVEN_PAIRS:
+            return (-best.total, 3, 0)
+        if kind != ShapeKind.STANDARD:
+            return (-best.total, 0, 0)
+        ids = {f.fan.id for f in best.fans}
+        if seven_pairs or 23 in ids or 32 in ids:
+            return (-best.total, 1, -position[k])
+        return (-best.total, 2, position[k])
+
+    heads.sort(key=key)
+    out = [best for _, best, _ in heads]
+    rest = [s for _, _, others in heads for s in others]
+    rest.sort(key=lambda s: -s.total)  # stable: keeps the order above among equals
+    return out[:1] + sorted(out[1:] + rest, key=lambda s: -s.total)
+
+
+def evaluate(hand: Hand, ctx: WinContext) -> Evaluation:
+    decs = decompositions(hand, allow_quad_pairs=True)
+    if not decs:
+        return Evaluation(False)
+    h = hand_facts(hand, ctx)
+    hand_hits: dict[int, int] = {}
+    for fid, rule in P.HAND.items():
+        n = int(rule(h))
+        if n > 0:
+            hand_hits[fid] = n
+    scored = rank([score_decomposition(h, hand_hits, d) for d in decs])
+    return Evaluation(True, scored[0], tuple(scored[1:]))
