@@ -46,13 +46,15 @@ _REG: list[tuple[int, ...]] = []  # id -> standard shanten with 0..4 declared me
 _PART_VEC: dict[Key, tuple[int, ...]] = {}
 _COMB: dict[int, int] = {}
 # Per part key: (class id, pairs counting a four as two, pairs, orphan kinds, orphan pair,
-# present ranks in residue classes 0/1/2 (1-4-7, 2-5-8, 3-6-9); zeros for honours).
+# present ranks in residue classes 0/1/2 (1-4-7, 2-5-8, 3-6-9), class ids of what is left
+# when a residue class is taken out for a knitted straight; zeros / own id for honours).
 _INFO: dict[Key, tuple[int, ...]] = {}
 _PLUS: dict[Key, tuple[tuple[int, tuple[int, ...]], ...]] = {}
 _KS_REST: dict[tuple[Key, int], tuple[Key, int]] = {}
 _COMPLETIONS: dict[Key, tuple[int | None, tuple[int, ...], tuple[int, ...]]] = {}
 
 _PERMS = tuple(permutations(range(3)))  # residue class given to each suit in a knitted pattern
+_PATTERNS = {p: tuple(9 * s + p[s] + 3 * j for s in range(3) for j in range(3)) for p in _PERMS}
 _ORPHANS = TERMINALS_AND_HONORS
 _SHAPES_NO_MELD = (ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS,
                    ShapeKind.HONORS_KNITTED, ShapeKind.KNITTED_STRAIGHT)
@@ -160,7 +162,10 @@ def _info(key: Key) -> tuple[int, ...]:
     else:
         ends = key
         res = (0, 0, 0)
-    info = (cid, pairs_q, pairs, sum(1 for n in ends if n), int(any(n >= 2 for n in ends))) + res
+    # class ids of the key less one copy of each present rank of residue class 0/1/2 (knitted straight)
+    ks = tuple(_intern(_vector(_minus(key, tuple(r for r in (j, j + 3, j + 6) if key[r])))) if len(key) == 9
+               else cid for j in range(3))
+    info = (cid, pairs_q, pairs, sum(1 for n in ends if n), int(any(n >= 2 for n in ends))) + res + ks
     _INFO[key] = info
     return info
 
@@ -220,54 +225,66 @@ def shanten(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = Tr
         v = 13 - (a[3] + b[3] + d[3] + h[3]) - (1 if a[4] or b[4] or d[4] or h[4] else 0)
         if v < best:
             best = v
-    a5, a6, a7, b5, b6, b7, d5, d6, d7 = a[5], a[6], a[7], b[5], b[6], b[7], d[5], d[6], d[7]
-    present = (a5 + b6 + d7, a5 + b7 + d6, a6 + b5 + d7, a6 + b7 + d5, a7 + b5 + d6, a7 + b6 + d5)
+    present = _present(a, b, d)
     if n_melds == 0:
         v = 13 - max(present) - h[3]
         if v < best:
             best = v
     for perm, p in zip(_PERMS, present, strict=True):
         if 8 - p < best:  # the rest needs at least -1 more
-            v = 9 - p + _ks_rest_shanten((k0, k1, k2), perm, h[0], n_melds)
+            v = 9 - p + _ks_rest_shanten(a, b, d, perm, h[0], n_melds)
             if v < best:
                 best = v
     return best
 
 
-def _ks_rest_shanten(suit_keys: tuple[Key, Key, Key], perm: tuple[int, ...], honors_cid: int, n_melds: int) -> int:
-    r0 = _ks_rest(suit_keys[0], perm[0])[1]
-    r1 = _ks_rest(suit_keys[1], perm[1])[1]
-    r2 = _ks_rest(suit_keys[2], perm[2])[1]
-    return _REG[_c(_c(_c(r0, r1), r2), honors_cid)][n_melds + 3]
+def _ks_rest_shanten(a: tuple[int, ...], b: tuple[int, ...], d: tuple[int, ...], perm: tuple[int, ...],
+                     honors_cid: int, n_melds: int) -> int:
+    """Standard shanten of what a knitted pattern leaves, the pattern counting as three sets."""
+    return _REG[_c(_c(_c(a[8 + perm[0]], b[8 + perm[1]]), d[8 + perm[2]]), honors_cid)][n_melds + 3]
 
 
 def _by_shape(keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds: int,
               allow_quad_pairs: bool) -> tuple[tuple[ShapeKind, int], ...]:
     a, b, d, h = infos
-    out = [(ShapeKind.STANDARD, _REG[_c(_c(_c(a[0], b[0]), d[0]), h[0])][n_melds])]
-    if n_melds == 0:
-        pairs = sum(i[1] for i in infos) if allow_quad_pairs else sum(i[2] for i in infos)
-        out.append((ShapeKind.SEVEN_PAIRS, 6 - pairs))
-        out.append((ShapeKind.THIRTEEN_ORPHANS, 13 - sum(i[3] for i in infos) - int(any(i[4] for i in infos))))
-        out.append((ShapeKind.HONORS_KNITTED,
-                    13 - max(a[5 + p[0]] + b[5 + p[1]] + d[5 + p[2]] for p in _PERMS) - h[3]))
-    if n_melds <= 1:
-        out.append((ShapeKind.KNITTED_STRAIGHT, _ks_best(keys, infos, n_melds)[0]))
-    return tuple(out)
+    reg = _REG[_c(_c(_c(a[0], b[0]), d[0]), h[0])][n_melds]
+    if n_melds > 1:
+        return ((ShapeKind.STANDARD, reg),)
+    present = _present(a, b, d)
+    ks = _ks_best(infos, present, n_melds)[0]
+    if n_melds == 1:
+        return ((ShapeKind.STANDARD, reg), (ShapeKind.KNITTED_STRAIGHT, ks))
+    pairs = a[1] + b[1] + d[1] + h[1] if allow_quad_pairs else a[2] + b[2] + d[2] + h[2]
+    orphans = 13 - (a[3] + b[3] + d[3] + h[3]) - (1 if a[4] or b[4] or d[4] or h[4] else 0)
+    return ((ShapeKind.STANDARD, reg), (ShapeKind.SEVEN_PAIRS, 6 - pairs), (ShapeKind.THIRTEEN_ORPHANS, orphans),
+            (ShapeKind.HONORS_KNITTED, 13 - max(present) - h[3]), (ShapeKind.KNITTED_STRAIGHT, ks))
 
 
-def _ks_best(keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...],
+def _present(a: tuple[int, ...], b: tuple[int, ...], d: tuple[int, ...]) -> tuple[int, ...]:
+    """Knitted-pattern tiles present, for each residue assignment in `_PERMS` order."""
+    a5, a6, a7, b5, b6, b7, d5, d6, d7 = a[5], a[6], a[7], b[5], b[6], b[7], d[5], d[6], d[7]
+    return (a5 + b6 + d7, a5 + b7 + d6, a6 + b5 + d7, a6 + b7 + d5, a7 + b5 + d6, a7 + b6 + d5)
+
+
+def _ks_best(infos: tuple[tuple[int, ...], ...], present: tuple[int, ...],
              n_melds: int) -> tuple[int, list[tuple[int, ...]]]:
-    """Knitted-straight shanten and the residue assignments that reach it."""
+    """Knitted-straight shanten and the residue assignments that reach it.
+
+    The rest of the hand needs at least -1 more, so assignments with few pattern tiles are
+    skipped once a better one is known; the best-placed assignments go first.
+    """
     a, b, d, h = infos
     best, perms = 99, []
-    for perm in _PERMS:
-        v = 9 - (a[5 + perm[0]] + b[5 + perm[1]] + d[5 + perm[2]])
-        v += _ks_rest_shanten((keys[0], keys[1], keys[2]), perm, h[0], n_melds)
-        if v < best:
-            best, perms = v, [perm]
-        elif v == best:
-            perms.append(perm)
+    top = max(present)
+    for first in (True, False):
+        for perm, p in zip(_PERMS, present, strict=True):
+            if (p == top) != first or 8 - p > best:
+                continue
+            v = 9 - p + _ks_rest_shanten(a, b, d, perm, h[0], n_melds)
+            if v < best:
+                best, perms = v, [perm]
+            elif v == best:
+                perms.append(perm)
     return best, perms
 
 
@@ -326,26 +343,22 @@ def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
             has_pair = any(c[t] >= 2 for t in _ORPHANS)
             out.update(t for t in _ORPHANS if not (has_pair and c[t]))
         elif shape == ShapeKind.HONORS_KNITTED:
-            a, b, d, _ = infos
-            top = max(a[5 + p[0]] + b[5 + p[1]] + d[5 + p[2]] for p in _PERMS)
-            for p in _PERMS:
-                if a[5 + p[0]] + b[5 + p[1]] + d[5 + p[2]] == top:
-                    out.update(t for t in _pattern(p) if not c[t])
+            present = _present(infos[0], infos[1], infos[2])
+            top = max(present)
+            for p, n in zip(_PERMS, present, strict=True):
+                if n == top:
+                    out.update(t for t in _PATTERNS[p] if not c[t])
             out.update(t for t in range(27, 34) if not c[t])
         else:
-            _, perms = _ks_best(keys, infos, n_melds)
+            _, perms = _ks_best(infos, _present(infos[0], infos[1], infos[2]), n_melds)
             for p in perms:
-                pattern = _pattern(p)
+                pattern = _PATTERNS[p]
                 missing = [t for t in pattern if not c[t]]
                 out.update(missing)
                 rest = [_ks_rest(keys[j], p[j]) for j in range(3)]
                 _regular_useful([r[0] for r in rest] + [keys[3]], [r[1] for r in rest] + [infos[3][0]],
                                 n_melds + 3, target - len(missing), out)
     return {t for t in out if c[t] < 4}
-
-
-def _pattern(perm: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(9 * s + perm[s] + 3 * j for s in range(3) for j in range(3))
 
 
 def useful_tiles(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = True) -> tuple[int, ...]:
@@ -482,6 +495,10 @@ def _advice(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
     return set(), _useful(c, keys, infos, m, allow_quad_pairs, by_shape, best)
 
 
+# TileCounts are immutable, so one shared instance per (tile, remaining, all held) saves building them per call.
+_TILE_COUNTS = tuple(tuple((TileCount(t, r, False), TileCount(t, r, True)) for r in range(5)) for t in range(NUM_KINDS))
+
+
 def _tile_counts(tiles: set[int], tile_kinds: frozenset[int], held: Sequence[int], seen: Sequence[int],
                  discarded: int | None = None) -> tuple[TileCount, ...]:
     """TileCounts by tile index. After a discard the discarded copy is seen too."""
@@ -490,5 +507,5 @@ def _tile_counts(tiles: set[int], tile_kinds: frozenset[int], held: Sequence[int
         if t not in tile_kinds:
             continue
         gone = held[t] + seen[t] + (1 if t == discarded else 0)
-        out.append(TileCount(t, max(0, 4 - gone), held[t] >= 4))
+        out.append(_TILE_COUNTS[t][4 - gone if gone < 4 else 0][held[t] >= 4])
     return tuple(out)
