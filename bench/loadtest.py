@@ -1,0 +1,150 @@
+"""`make loadtest`: 200 simulated tables against a fresh `mjsvc serve`, closed loop then an offered load.
+
+Phases (durations and rate by flags):
+  1. warm-up, a few seconds at a low rate, not reported (fills the workers' tables and caches);
+  2. closed loop over Play streams: every table sends its next request as soon as it has the answer,
+     which finds the most this machine does with the client and server sharing its cores;
+  3. open loop over Play streams at an offered rate (default 3,000 calls/s in all).
+
+Writes bench/results/loadtest-closed.json, loadtest-open.json, loadtest-summary.json and the plot
+bench/results/loadtest.png (throughput and latency percentiles per second, both phases).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from mjsvc import loadgen
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def _proc_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process and its children that are still running."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [pid]
+    try:
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            pids.append(int(child))
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+def run_phase(server: loadgen.LocalServer, name: str, cfg: loadgen.Config) -> dict[str, Any]:
+    print(f"== {name}: {cfg.tables} tables, {cfg.mode}, "
+          f"{'closed loop' if not cfg.rate else f'{cfg.rate:g} calls/s offered'}, {cfg.duration:g} s", file=sys.stderr)
+    server_cpu0, client_cpu0, t0 = _proc_cpu_seconds(server.process.pid), time.process_time(), time.perf_counter()
+    report = loadgen.run_config(cfg)
+    wall = time.perf_counter() - t0
+    report["cpu"] = {
+        "wall_s": round(wall, 2),
+        "client_cores": round((time.process_time() - client_cpu0) / wall, 2),
+        "server_cores": round((_proc_cpu_seconds(server.process.pid) - server_cpu0) / wall, 2),
+        "machine_cores": os.cpu_count(),
+    }
+    print(loadgen.format_report(report), file=sys.stderr)
+    return report
+
+
+def plot(phases: list[tuple[str, dict[str, Any]]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax_rps, ax_lat) = plt.subplots(2, 1, figsize=(11, 7), sharex=True)
+    offset = 0
+    for i, (name, rep) in enumerate(phases):
+        series = rep["series"][:-1] if len(rep["series"]) > 1 else rep["series"]  # last second is partial
+        ts = [offset + s["t"] for s in series]
+        color = f"C{i}"
+        ax_rps.plot(ts, [s["calls"] for s in series], color=color, label=f"{name}: {rep['rps']:.0f} calls/s")
+        ax_lat.plot(ts, [s["p50_ms"] for s in series], color=color, linestyle="--", label=f"{name} p50")
+        ax_lat.plot(ts, [s["p99_ms"] for s in series], color=color, label=f"{name} p99")
+        if rep.get("offered_rps"):
+            ax_rps.axhline(rep["offered_rps"], color=color, linewidth=0.6, linestyle=":")
+        if offset:
+            for ax in (ax_rps, ax_lat):
+                ax.axvline(offset - 0.5, color="grey", linewidth=0.8)
+        offset += len(rep["series"]) + 1
+    ax_lat.axhline(5.0, color="red", linewidth=0.6, linestyle=":", label="5 ms")
+    ax_rps.set_ylabel("calls per second")
+    ax_rps.set_ylim(bottom=0)
+    ax_lat.set_ylabel("latency per call, ms (log)")
+    ax_lat.set_yscale("log")
+    ax_lat.set_xlabel("seconds")
+    for ax in (ax_rps, ax_lat):
+        ax.grid(True, alpha=0.3)
+        ax.legend(loc="upper right", fontsize=8)
+    tables = phases[0][1]["config"]["tables"]
+    fig.suptitle(f"mjsvc: {tables} simulated tables over Play streams, {os.cpu_count()} cores "
+                 "(client and server on one machine)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--connections", type=int, default=16)
+    ap.add_argument("--workers", type=int, default=0, help="server workers (0: one per core)")
+    ap.add_argument("--warmup-seconds", type=float, default=5.0)
+    ap.add_argument("--closed-seconds", type=float, default=60.0)
+    ap.add_argument("--open-seconds", type=float, default=60.0)
+    ap.add_argument("--rate", type=float, default=3000.0, help="offered calls/s in the open-loop phase")
+    ap.add_argument("--mode", choices=("stream", "unary"), default="stream")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=RESULTS)
+    args = ap.parse_args(argv)
+
+    workers = args.workers or os.cpu_count() or 1
+    args.out.mkdir(parents=True, exist_ok=True)
+    base = dict(tables=args.tables, connections=args.connections, mode=args.mode, progress=True)
+    phases: list[tuple[str, dict[str, Any]]] = []
+    with loadgen.local_server(workers=workers) as server:
+        if args.warmup_seconds > 0:
+            loadgen.run_config(loadgen.Config(target=server.target, duration=args.warmup_seconds, rate=500.0,
+                                              seed=args.seed + 1000, **{**base, "progress": False}))
+        if args.closed_seconds > 0:
+            phases.append(("closed loop", run_phase(server, "closed loop", loadgen.Config(
+                target=server.target, duration=args.closed_seconds, seed=args.seed, **base))))
+        if args.open_seconds > 0:
+            phases.append((f"offered {args.rate:g}/s", run_phase(server, "open loop", loadgen.Config(
+                target=server.target, duration=args.open_seconds, rate=args.rate, seed=args.seed + 1, **base))))
+
+    names = {"closed loop": "closed", f"offered {args.rate:g}/s": "open"}
+    for name, rep in phases:
+        (args.out / f"loadtest-{names[name]}.json").write_text(json.dumps(rep, indent=1) + "\n")
+    summary = {
+        "machine": {"cores": os.cpu_count(), "python": platform.python_version(), "server_workers": workers},
+        "phases": {names[name]: {k: rep[k] for k in ("calls", "rps", "errors", "error_total", "latency_ms",
+                                                      "per_rpc", "send_lag_ms", "offered_rps", "games", "wins",
+                                                      "cpu")}
+                   | {"duration_s": rep["duration_s"], "tables": rep["config"]["tables"]}
+                   for name, rep in phases},
+    }
+    (args.out / "loadtest-summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    if phases:
+        plot(phases, args.out / "loadtest.png")
+    print(json.dumps(summary["phases"], indent=1))
+    return 1 if any(rep["error_total"] for _, rep in phases) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
