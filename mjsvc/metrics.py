@@ -116,6 +116,9 @@ class EngineObserver:
             child = self._engine[(rule_set, operation)] = engine_seconds.labels(rule_set, operation)
         child.observe(seconds)
 
+    def cache_size(self, entries: int) -> None:
+        cache_entries.set(entries)
+
     def cache_result(self, operation: str, hit: bool) -> None:
         child = self._cache.get((operation, hit))
         if child is None:

@@ -31,6 +31,8 @@ class Observer(Protocol):
 
     def cache_result(self, operation: str, hit: bool) -> None: ...
 
+    def cache_size(self, entries: int) -> None: ...
+
 
 def canonical_rule_set(name: str) -> tuple[str, object]:
     """The rule set's canonical name and object; UNKNOWN_RULE_SET (field `rule_set`) if there is none."""
@@ -80,6 +82,8 @@ class Service:
             obs.cache_result(op, False)
             obs.engine_time(rule_set, op, time.perf_counter() - t0)
         self.cache.put(key, value)
+        if obs is not None:
+            obs.cache_size(len(self.cache))
         return value
 
     def evaluate(self, req: pb.EvaluateRequest, field: str = "") -> pb.EvaluateResponse:

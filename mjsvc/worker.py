@@ -335,7 +335,7 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None) -> None:
     if ready is not None:
         ready.send(("ready", os.getpid(), warm))
         ready.close()
-    housekeeping = asyncio.create_task(_housekeeping(service, stop))
+    housekeeping = asyncio.create_task(_watch_parent(stop))
 
     await stop.wait()
     log.info("worker %d draining: %d calls in flight, %.1f s grace", index,
@@ -347,13 +347,10 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None) -> None:
              servicer.calls_finished)
 
 
-async def _housekeeping(service: Service | NoopService, stop: asyncio.Event) -> None:
-    """Once a second: publish the cache size, and stop if the supervisor has gone away."""
+async def _watch_parent(stop: asyncio.Event) -> None:
+    """Once a second: stop if the supervisor has gone away (killed without a chance to drain us)."""
     parent = os.getppid()
-    cache = getattr(service, "cache", None)
     while not stop.is_set():
-        if cache is not None:
-            metrics.cache_entries.set(len(cache))
         if os.getppid() != parent:
             log.warning("supervisor %d is gone; draining", parent)
             stop.set()
