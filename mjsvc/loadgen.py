@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import math
+import os
 import random
 import signal
 import socket
@@ -50,6 +51,7 @@ from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
 
 RPCS = ("Evaluate", "Analyze")
 SANITY = "SANITY"  # error bucket for answers that fail the simulator's own checks
+WIN = "win"  # what a recorder is told, with the Evaluate request, when a win is declared
 SERVICE = "mahjong.v1.MahjongEngine"
 _MAX_VIOLATIONS_KEPT = 20
 HELP = "play N simulated tables of MCR against a server and report throughput, latency and errors"
@@ -313,6 +315,7 @@ class Table:
         self.seed = seed
         self.pacer = pacer
         self.recorder = recorder
+        self._last_request: Message | None = None
 
     # -- calls -------------------------------------------------------------------------------
 
@@ -323,6 +326,7 @@ class Table:
             await self.pacer.wait()
         if self.recorder is not None:
             self.recorder(rpc, req)
+            self._last_request = req
         start = time.perf_counter()
         try:
             resp = await fn(req)
@@ -442,6 +446,8 @@ class Table:
         if not best.fans or points != best.total:
             self.stats.violation(f"table {self.index}: {hand}: total {best.total} != sum of fans {points}")
             return False
+        if best.meets_minimum and self.recorder is not None and self._last_request is not None:
+            self.recorder(WIN, self._last_request)
         return best.meets_minimum
 
     async def _discard(self, players: list[Player], p: Player, advice: pb.AnalyzeResponse,
@@ -746,20 +752,31 @@ def local_server(workers: int = 2, extra_args: tuple[str, ...] = (), startup_tim
 
 
 class RequestSampler:
-    """Keeps a seeded sample of the requests a run sends (all winning hands kept), for ghz data files."""
+    """Keeps a seeded sample of the requests a run sends, for ghz data files.
 
-    def __init__(self, seed: int, evaluate_n: int = 300, analyze_n: int = 300, play_n: int = 400) -> None:
+    Wins are rare among Evaluate calls (one per game against ~70 draws), so up to `wins_n` winning
+    requests are kept apart and put first in the Evaluate data, which keeps scoring in the mix.
+    """
+
+    def __init__(self, seed: int, evaluate_n: int = 300, analyze_n: int = 300, play_n: int = 400,
+                 wins_n: int = 60) -> None:
         self._rng = random.Random(seed)
-        self.limits = {"Evaluate": evaluate_n, "Analyze": analyze_n}
+        self.limits = {"Evaluate": evaluate_n - wins_n, "Analyze": analyze_n}
         self.kept: dict[str, list[Message]] = {"Evaluate": [], "Analyze": []}
+        self.wins: list[Message] = []
+        self._wins_n = wins_n
         self.seen = Counter[str]()
         self.play: list[pb.PlayRequest] = []
         self._play_n = play_n
 
     def __call__(self, rpc: str, req: Message) -> None:
-        self.seen[rpc] += 1
         copy = type(req)()
         copy.CopyFrom(req)
+        if rpc == WIN:
+            if len(self.wins) < self._wins_n:
+                self.wins.append(copy)
+            return
+        self.seen[rpc] += 1
         if len(self.play) < self._play_n:
             msg = pb.PlayRequest(id=f"m{len(self.play) + 1}")
             getattr(msg, rpc.lower()).CopyFrom(copy)
@@ -781,7 +798,7 @@ def to_json(msg: Message) -> dict[str, Any]:
 def write_request_files(sampler: RequestSampler, out: Path) -> dict[str, int]:
     out.mkdir(parents=True, exist_ok=True)
     files = {
-        "evaluate.json": [to_json(m) for m in sampler.kept["Evaluate"]],
+        "evaluate.json": [to_json(m) for m in [*sampler.wins, *sampler.kept["Evaluate"]]],
         "analyze.json": [to_json(m) for m in sampler.kept["Analyze"]],
         "play.json": [to_json(m) for m in sampler.play],
     }
@@ -811,6 +828,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.add_argument("--dump-requests", type=Path, default=None, metavar="DIR",
                    help="write a sample of the requests sent as ghz data files into DIR")
+    p.add_argument("--spawn-server", action="store_true",
+                   help="start a fresh local `mjsvc serve` on free ports for this run (ignores --target)")
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
@@ -826,7 +845,12 @@ def run(args: argparse.Namespace) -> int:
     """Entry point for `mjsvc loadgen`; exit status 1 when any call failed or any answer was wrong."""
     cfg = config_from_args(args)
     sampler = RequestSampler(cfg.seed) if args.dump_requests else None
-    report = run_config(cfg, sampler)
+    if args.spawn_server:
+        with local_server(workers=os.cpu_count() or 1) as server:
+            cfg.target = server.target
+            report = run_config(cfg, sampler)
+    else:
+        report = run_config(cfg, sampler)
     print(format_report(report))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
