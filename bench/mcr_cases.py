@@ -183,6 +183,19 @@ def t_terminals_honors(rng: random.Random) -> Spec:
     return [("pung", t) for t in rng.sample(pool, 4)] + [("pair", rng.choice(pool))]
 
 
+def t_all_terminals(rng: random.Random) -> Spec:
+    pool = ORPHANS[:6]
+    return [("pung", t) for t in rng.sample(pool, 4)] + [("pair", rng.choice(pool))]
+
+
+def t_chicken(rng: random.Random) -> Spec:
+    """Unrelated sets in three suits and an honour pair: often worth nothing but the win."""
+    s = rng.sample((0, 1, 2), 3)
+    spec: Spec = [("chow", 9 * s[0] + rng.randrange(1, 6)), ("chow", 9 * s[1] + rng.randrange(1, 6)),
+                  ("pung", 9 * s[2] + rng.randrange(1, 8)), ("chow", 9 * rng.choice(s) + rng.randrange(1, 6))]
+    return spec + [("pair", rng.choice(HONORS))]
+
+
 def t_all_five(rng: random.Random) -> Spec:
     options = [("chow", 9 * s + r) for s in (0, 1, 2) for r in (2, 3, 4)] + [("pung", 9 * s + 4) for s in (0, 1, 2)]
     return [rng.choice(options) for _ in range(4)] + [("pair", 9 * rng.randrange(3) + 4)]
@@ -212,7 +225,7 @@ def t_chow_family(rng: random.Random) -> Spec:
     """Three or four chows in one of the combination shapes."""
     s = rng.sample((0, 1, 2), 3)
     r = rng.randrange(0, 7)
-    kind = rng.choice(("straight", "shifted1", "shifted2", "triple", "mixed_triple", "mixed_shifted",
+    kind = rng.choice(("straight", "shifted1", "shifted2", "triple", "triple", "mixed_triple", "mixed_shifted",
                        "mixed_straight", "quad", "four_shift", "terminal", "three_terminal", "double"))
     if kind == "straight":
         sets = [9 * s[0], 9 * s[0] + 3, 9 * s[0] + 6]
@@ -287,15 +300,16 @@ TEMPLATES: dict[str, Callable[[random.Random], Spec]] = {
     "random": t_random, "two_suits": t_two_suits, "one_suit": t_one_suit, "chows": t_chows,
     "pungs": t_pungs, "ranks": t_ranks, "simples": t_simples, "reversible": t_reversible, "green": t_green,
     "outside": t_outside, "terminals_honors": t_terminals_honors, "all_five": t_all_five, "winds": t_winds,
-    "dragons": t_dragons, "chow_family": t_chow_family, "pung_family": t_pung_family, "hog": t_hog,
+    "dragons": t_dragons, "all_terminals": t_all_terminals, "chicken": t_chicken, "chow_family": t_chow_family,
+    "pung_family": t_pung_family, "hog": t_hog,
 }
 # Relative frequency of each template (standard ones) and of the special shapes below.
 WEIGHTS: dict[str, int] = {
-    "random": 10, "two_suits": 5, "one_suit": 5, "chows": 5, "pungs": 5, "ranks": 6, "simples": 3,
-    "reversible": 3, "green": 2, "outside": 3, "terminals_honors": 3, "all_five": 2, "winds": 3, "dragons": 3,
-    "chow_family": 10, "pung_family": 6, "hog": 3,
-    "seven_pairs": 4, "thirteen_orphans": 1, "honors_knitted": 2, "knitted_straight": 3, "nine_gates": 1,
-    "kongs": 5,
+    "random": 10, "two_suits": 5, "one_suit": 5, "chows": 5, "pungs": 5, "ranks": 12, "simples": 3,
+    "reversible": 3, "green": 5, "outside": 3, "terminals_honors": 3, "all_terminals": 2, "all_five": 2,
+    "winds": 3, "dragons": 3, "chicken": 8, "chow_family": 14, "pung_family": 6, "hog": 3,
+    "seven_pairs": 4, "thirteen_orphans": 1, "honors_knitted": 3, "knitted_straight": 3, "nine_gates": 2,
+    "kongs": 6,
 }
 
 
@@ -359,7 +373,7 @@ def _special(rng: random.Random, name: str) -> tuple[list[int], str]:
         tiles = list(ORPHANS) + [rng.choice(ORPHANS)]
     elif name == "honors_knitted":
         pat = list(rng.choice(KNITTED_PATTERNS))
-        n_honors = rng.choice((5, 6, 7))
+        n_honors = rng.choice((5, 6, 7, 7))
         tiles = rng.sample(pat, 14 - n_honors) + rng.sample(HONORS, n_honors)
     else:  # nine gates
         base = 9 * rng.randrange(3)
@@ -388,7 +402,7 @@ def _knitted(rng: random.Random) -> tuple[Hand, int] | None:
 
 
 def _kongs_spec(rng: random.Random) -> Spec:
-    n = rng.choice((2, 2, 3, 4))
+    n = rng.choice((2, 3, 4, 4))
     tiles = rng.sample(range(34), n)
     spec: Spec = [("pung", t) for t in tiles] + [_any_set(rng) for _ in range(4 - n)]
     return spec + [_any_pair(rng)]
@@ -409,17 +423,16 @@ def _context(rng: random.Random, hand: Hand) -> WinContext:
                       prevalent_wind=Wind(rng.randrange(4)), flowers=flowers)
 
 
-def one_case(rng: random.Random) -> Case:
-    names = list(WEIGHTS)
-    weights = [WEIGHTS[n] for n in names]
+def one_case(rng: random.Random, name: str) -> Case:
+    """A case from template `name` (retried until the drawn tiles are legal)."""
     while True:
-        name = rng.choices(names, weights)[0]
         built: tuple[Hand, int] | None
         if name in ("seven_pairs", "thirteen_orphans", "honors_knitted", "nine_gates"):
             tiles, _ = _special(rng, name)
             if max(tiles.count(t) for t in tiles) > 4:
                 continue
-            win = rng.choice(tiles)
+            # Nine Gates waits on any tile of its suit: the extra tile is the winning one.
+            win = tiles[-1] if name == "nine_gates" else rng.choice(tiles)
             rest = list(tiles)
             rest.remove(win)
             built = make_hand(rest, (), win), win
@@ -427,6 +440,13 @@ def one_case(rng: random.Random) -> Case:
             built = _knitted(rng)
         elif name == "kongs":
             built = _situation(rng, _kongs_spec(rng), meld_p=0.6, kong_p=0.9)
+        elif name == "chicken":  # declared sets but one chow, won on a discard: nothing else scores
+            built = _situation(rng, TEMPLATES[name](rng), meld_p=0.8, kong_p=0.0)
+            if built is not None and len(built[0].melds) in (2, 3):
+                ctx = _context(rng, built[0])
+                ctx = WinContext(seat_wind=ctx.seat_wind, prevalent_wind=ctx.prevalent_wind, flowers=ctx.flowers)
+                return Case(built[0], ctx, name)
+            continue
         else:
             meld_p = rng.choice((0.0, 0.0, 0.25, 0.5, 1.0))
             built = _situation(rng, TEMPLATES[name](rng), meld_p=meld_p, kong_p=0.2)
@@ -437,6 +457,11 @@ def one_case(rng: random.Random) -> Case:
 
 
 def cases(n: int, seed: int) -> Iterator[Case]:
+    """n cases; templates come round in a shuffled cycle, in proportion to WEIGHTS, so that every
+    run of a few hundred cases covers every template whatever the seed."""
     rng = random.Random(seed)
-    for _ in range(n):
-        yield one_case(rng)
+    cycle = [name for name, w in WEIGHTS.items() for _ in range(w)]
+    for i in range(n):
+        if i % len(cycle) == 0:
+            rng.shuffle(cycle)
+        yield one_case(rng, cycle[i % len(cycle)])
