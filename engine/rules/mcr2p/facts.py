@@ -6,6 +6,7 @@ Everything a predicate needs is computed once per decomposition here, so each pr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -136,8 +137,8 @@ class Facts:
     def terminal_or_honour_pungs(self) -> tuple[int, ...]:
         return tuple(i for i in self.pungs if is_terminal_or_honor(self.first(i)))
 
-    def all_tiles(self, pred: object) -> bool:
-        return all(pred(t) for t in self.kinds)  # type: ignore[operator]
+    def all_tiles(self, pred: Callable[[int], bool]) -> bool:
+        return all(pred(t) for t in self.kinds)
 
     @property
     def seat_wind_tile(self) -> int:
