@@ -1,0 +1,172 @@
+"""A real `mjsvc serve` under load: SIGTERM drains without dropping an accepted call; a SIGKILLed worker is
+replaced and the metrics endpoint keeps answering."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections import Counter
+from typing import Any
+
+import grpc
+import pytest
+from server_harness import ServerProcess
+
+from engine.tiles import parse_tiles
+from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
+
+pytestmark = pytest.mark.integration
+
+# Issue 4: after a SIGKILL the pool must be whole again within this many seconds.
+REPLACE_WITHIN_S = 2.0
+
+
+def T(text: str) -> list[int]:
+    return [t + 1 for t in parse_tiles(text)]
+
+
+HANDS = ["123m456p789s1177z", "123456789m1177z", "234m345p456s5577z", "111m456p789s1177z"]
+REQS = [pb.EvaluateRequest(hand=pb.Hand(concealed=T(h), winning_tile=pb.TILE_RED),
+                           context=pb.WinContext(flowers=f)) for h in HANDS for f in range(3)]
+
+
+def channels(address: str, n: int) -> list[grpc.aio.Channel]:
+    # A local subchannel pool per channel: n separate connections, spread over the workers by the kernel.
+    return [grpc.aio.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)]) for _ in range(n)]
+
+
+async def unary_loop(stub: mahjong_pb2_grpc.MahjongEngineStub, codes: Counter[str], stop: asyncio.Event,
+                     until_unavailable: bool) -> None:
+    i = 0
+    while not stop.is_set():
+        i += 1
+        try:
+            r = await stub.Evaluate(REQS[i % len(REQS)], timeout=10)
+            assert r.is_win
+            codes["OK"] += 1
+        except grpc.aio.AioRpcError as err:
+            codes[err.code().name] += 1
+            if until_unavailable and err.code() == grpc.StatusCode.UNAVAILABLE:
+                return
+            await asyncio.sleep(0.01)
+
+
+def worker_stop_counts(log: str) -> list[tuple[int, int]]:
+    return [(int(a), int(b)) for a, b in re.findall(r"stopped: (\d+) calls started, (\d+) finished", log)]
+
+
+def test_sigterm_under_load_answers_every_accepted_call() -> None:
+    srv = ServerProcess(workers=2, grace=10.0).__enter__()
+    try:
+        result: dict[str, Any] = asyncio.run(_sigterm_scenario(srv))
+        exit_code = srv.proc.wait(30)
+        log = srv.log()
+    finally:
+        srv.close()
+    assert exit_code == 0, log
+    codes: Counter[str] = result["codes"]
+    # A unary call was either answered or refused before any handler took it: UNAVAILABLE once the port is
+    # closed, or CANCELLED from gRPC core for calls that reached the transport in the instant of shutdown
+    # but were never handed to the service (the counts below prove no handler saw them). Nothing else.
+    assert set(codes) <= {"OK", "UNAVAILABLE", "CANCELLED"}, codes
+    assert codes["OK"] > 50
+    # Every stream open at SIGTERM went on being served after it, then ended cleanly.
+    assert result["streams"] == [("OK", 13)] * len(result["streams"]) and len(result["streams"]) == 8
+    # The workers took exactly the calls the clients saw answered, and finished all of them.
+    stops = worker_stop_counts(log)
+    assert len(stops) == 2 and all(started == finished for started, finished in stops), log
+    assert sum(started for started, _ in stops) == codes["OK"] + len(result["streams"]), (stops, codes)
+    assert re.search(r"draining: [1-9]\d* calls in flight", log), log
+
+
+async def _sigterm_scenario(srv: ServerProcess) -> dict[str, Any]:
+    chans = channels(srv.address, 4)
+    stubs = [mahjong_pb2_grpc.MahjongEngineStub(c) for c in chans]
+    codes: Counter[str] = Counter()
+    stop = asyncio.Event()
+    sigterm_sent = asyncio.Event()
+
+    async def stream(k: int) -> tuple[str, int]:
+        call = stubs[k % len(stubs)].Play(timeout=30)
+        answered = 0
+        for i in range(13):
+            if i == 8:
+                await sigterm_sent.wait()
+                await asyncio.sleep(0.3)  # the server is draining now
+            await call.write(pb.PlayRequest(id=f"{k}-{i}", evaluate=REQS[i % len(REQS)]))
+            resp = await call.read()
+            assert resp.id == f"{k}-{i}" and resp.evaluate.is_win
+            answered += 1
+        await call.done_writing()
+        assert await call.read() == grpc.aio.EOF
+        return (await call.code()).name, answered
+
+    streams = [asyncio.create_task(stream(k)) for k in range(8)]
+    loops = [asyncio.create_task(unary_loop(stubs[i % len(stubs)], codes, stop, until_unavailable=True))
+             for i in range(24)]
+    await asyncio.sleep(1.0)
+    srv.proc.send_signal(15)
+    sigterm_sent.set()
+    stream_results = await asyncio.gather(*streams)
+    await asyncio.wait(loops, timeout=20)
+    stop.set()
+    await asyncio.gather(*loops)
+    for c in chans:
+        await c.close()
+    return {"codes": codes, "streams": stream_results}
+
+
+def test_sigkilled_worker_is_replaced_and_metrics_keep_answering() -> None:
+    with ServerProcess(workers=2, grace=2.0) as srv:
+        result = asyncio.run(_sigkill_scenario(srv))
+        log = srv.log()
+        assert result["replaced_in"] < REPLACE_WITHIN_S, (result, log)
+        assert "killed by SIGKILL; restarting" in log
+        assert srv.metric("mjsvc_worker_restarts_total") == 1
+        assert srv.metric("mjsvc_workers_ready") == 2
+        # Counters written by the dead worker are still in the sum.
+        assert srv.metric("grpc_server_started_total", grpc_method="Evaluate") >= result["started_before_kill"]
+        assert result["after"] == {"OK": 40}, result
+        assert result["codes"]["OK"] > 50
+
+
+async def _sigkill_scenario(srv: ServerProcess) -> dict[str, Any]:
+    chans = channels(srv.address, 4)
+    stubs = [mahjong_pb2_grpc.MahjongEngineStub(c) for c in chans]
+    codes: Counter[str] = Counter()
+    stop = asyncio.Event()
+    loops = [asyncio.create_task(unary_loop(stubs[i % len(stubs)], codes, stop, until_unavailable=False))
+             for i in range(16)]
+    await asyncio.sleep(1.0)
+    old = srv.ready_workers()
+    started_before = await asyncio.to_thread(srv.metric, "grpc_server_started_total", grpc_method="Evaluate")
+    import os
+    import signal
+
+    os.kill(old[0], signal.SIGKILL)
+    t_kill = time.monotonic()
+    replaced_in = float("inf")
+    while time.monotonic() - t_kill < 10:
+        # Scraping while the pool heals also shows the endpoint never stopped answering.
+        ready = await asyncio.to_thread(srv.metric, "mjsvc_workers_ready")
+        if srv.ready_workers().get(0) not in (None, old[0]) and ready == 2:
+            replaced_in = time.monotonic() - t_kill
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.5)
+    stop.set()
+    await asyncio.gather(*loops)
+    # Every connection works again (those to the dead worker reconnect).
+    after: Counter[str] = Counter()
+    for stub in stubs:
+        for i in range(10):
+            try:
+                await stub.Evaluate(REQS[i], timeout=10)
+                after["OK"] += 1
+            except grpc.aio.AioRpcError as err:
+                after[err.code().name] += 1
+    for c in chans:
+        await c.close()
+    return {"replaced_in": replaced_in, "codes": codes, "after": dict(after), "started_before_kill": started_before}
