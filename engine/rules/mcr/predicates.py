@@ -488,9 +488,8 @@ def _wait_kind(h: HandFacts, sf: SetFacts) -> int:
     d = sf.decomposition
     if i is None:
         return 0
-    if d.kind == ShapeKind.KNITTED_STRAIGHT:
-        if h.n_melds:
-            return 79 if d.sets[i].kind == 4 else 0
+    if d.kind == ShapeKind.KNITTED_STRAIGHT and h.n_melds:
+        return 79 if d.sets[i].kind == 4 else 0
     kind = sf.decomposition.sets[i].kind
     if kind == 1:
         fan = 78 if sf.win_offset == 1 else 77
