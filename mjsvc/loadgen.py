@@ -324,6 +324,8 @@ class Table:
             raise Stopped
         if self.pacer is not None:
             await self.pacer.wait()
+            if self.run_state.should_stop():  # the slot fell after the end of the run
+                raise Stopped
         if self.recorder is not None:
             self.recorder(rpc, req)
             self._last_request = req

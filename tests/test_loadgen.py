@@ -166,9 +166,9 @@ def test_offered_rate_is_met(server: loadgen.LocalServer) -> None:
     rep = loadgen.run_config(loadgen.Config(target=server.target, tables=20, connections=4, duration=2.0,
                                             rate=300.0, seed=5, progress=False))
     assert rep["error_total"] == 0
-    # Open loop: the schedule caps the sends (20 tables x 30 slots + the first of each); a busy machine
+    # Open loop: the schedule caps the sends (20 tables x 30 slots of 1/15 s in 2 s); a busy machine
     # may send fewer, which the send lag reports, so only the cap is asserted.
-    assert 50 <= rep["calls"] <= 620
+    assert 50 <= rep["calls"] <= 601
     assert rep["send_lag_ms"] is not None and rep["offered_rps"] == 300.0
 
 
