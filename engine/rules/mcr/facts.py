@@ -66,29 +66,6 @@ class HandFacts:
         return self._unique_wait
 
 
-def _standard_shape(counts: list[int]) -> bool:
-    """Sets and one pair, a kind may hold five (a wait on a tile whose four copies are held is a wait)."""
-    pairs = 0
-    for base in (0, 9, 18):
-        key = tuple(counts[base:base + 9])
-        if max(key) <= 4:
-            v = COMPLETE_SUITS.get(key)  # type: ignore[arg-type]
-            if v is None:
-                return False
-        else:
-            if sum(key) % 3 == 1 or not suit_splits(key):  # type: ignore[arg-type]
-                return False
-            v = sum(key) % 3
-        if v:
-            pairs += 1
-    for c in counts[27:]:
-        if c in (2, 5):
-            pairs += 1
-        elif c not in (0, 3):
-            return False
-    return pairs == 1
-
-
 def _seven_pairs_wait(counts: list[int]) -> int | None:
     pairs = 0
     for c in counts:
@@ -101,28 +78,60 @@ def _seven_pairs_wait(counts: list[int]) -> int | None:
     return next((t for t, c in enumerate(counts) if c in (1, 3)), None)
 
 
+def _suit_status(key: tuple[int, ...], honors: bool) -> int | None:
+    """0: sets only, 1: sets and one pair, None: not complete (a kind may hold five)."""
+    if honors:
+        pairs = 0
+        for c in key:
+            if c in (2, 5):
+                pairs += 1
+            elif c not in (0, 3):
+                return None
+        return pairs if pairs <= 1 else None
+    if max(key) <= 4:
+        v = COMPLETE_SUITS.get(key)  # type: ignore[arg-type]
+        return None if v is None else v // 2
+    n = sum(key)
+    if n % 3 == 1 or not suit_splits(key):  # type: ignore[arg-type]
+        return None
+    return n % 3 // 2
+
+
+_BLOCKS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+
+
 def _single_wait(standing: list[int], seven_pairs: bool) -> bool:
-    """Exactly one kind completes `standing` (standard shape, plus seven pairs if asked)."""
+    """Exactly one kind completes `standing` (standard shape, plus seven pairs if asked).
+
+    A tile changes one suit only, so the other suits must already be complete: at most one suit
+    is open, and only its kinds are tried.
+    """
     waits: set[int] = set()
     if seven_pairs:
         w = _seven_pairs_wait(standing)
         if w is not None:
             waits.add(w)
+    status = [_suit_status(tuple(standing[lo:hi]), honors) for lo, hi, honors in _BLOCKS]
+    open_blocks = [i for i, v in enumerate(status) if v is None]
+    if not open_blocks:  # every suit complete but two pairs: either pair may become a pung
+        open_blocks = [i for i, v in enumerate(status) if v]
+    elif len(open_blocks) > 1:
+        open_blocks = []
     counts = standing
-    for t in range(NUM_KINDS):
-        if t in waits:
-            continue
-        # Only a tile next to (or equal to) a standing tile can complete a standard shape.
-        if not counts[t] and (t >= 27 or not any(
-                0 <= t % 9 + d <= 8 and counts[t + d] for d in (-2, -1, 1, 2))):
-            continue
-        counts[t] += 1
-        ok = _standard_shape(counts)
-        counts[t] -= 1
-        if ok:
-            waits.add(t)
-            if len(waits) > 1:
-                return False
+    for b in open_blocks:
+        lo, hi, honors = _BLOCKS[b]
+        pairs_elsewhere = sum(v for i, v in enumerate(status) if i != b and v)
+        for t in range(lo, hi):
+            if not counts[t] and (honors or not any(
+                    0 <= t - lo + d <= 8 and counts[t + d] for d in (-2, -1, 1, 2))):
+                continue
+            counts[t] += 1
+            v = _suit_status(tuple(counts[lo:hi]), honors)
+            counts[t] -= 1
+            if v is not None and v + pairs_elsewhere == 1:
+                waits.add(t)
+                if len(waits) > 1:
+                    return False
     return len(waits) == 1
 
 
