@@ -21,6 +21,7 @@ the winning tile.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations as _subsets
 
 from engine.hand import Hand, WinContext
@@ -46,17 +47,24 @@ Hits = list[tuple[int, ...]]
 
 def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int, tuple[int, ...]]]:
     """Combination fans among one family's sets. members: (tile, set index). Returns (fan id, set indices)."""
-    n = len(members)
-    if n < 2:
+    if len(members) < 2:
         return []
     members = sorted(members, key=lambda m: TILE_KEY[m[0]])
-    tiles = tuple(m[0] for m in members)
     idx = tuple(m[1] for m in members)
+    found = _combinations_by_position(family, tuple(m[0] for m in members))
+    return [(fid, tuple(sorted(idx[p] for p in pos))) for fid, pos in found]
+
+
+@cache
+def _combinations_by_position(family: str, tiles: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The combination fans of sorted set tiles, as positions: a read-only memo like the suit tables."""
+    n = len(tiles)
+    idx = tuple(range(n))
     rules = P.COMBOS[family]
     if n == 4:
         for fid, rule in rules[4]:
             if rule(tiles):
-                return [(fid, idx)]
+                return ((fid, idx),)
     if n >= 3:
         for trio in _subsets(range(n), 3):
             for fid, rule in rules[3]:
@@ -70,7 +78,7 @@ def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int,
                             if partner is not None:
                                 out.append((pid, tuple(sorted((idx[partner], idx[j])))))
                                 break
-                    return out
+                    return tuple(out)
     found: list[tuple[int, tuple[int, ...]]] = []
     for i, j in _subsets(range(n), 2):
         for fid, rule in rules[2]:
@@ -78,7 +86,7 @@ def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int,
                 found.append((fid, (idx[i], idx[j])))
                 break
     taking_part = {k for _, pair in found for k in pair}
-    return _account_once(found, len(taking_part) - 1, [fid for fid, _ in rules[2]])
+    return tuple(_account_once(found, len(taking_part) - 1, [fid for fid, _ in rules[2]]))
 
 
 def _pair(tiles: tuple[int, ...], i: int, j: int) -> tuple[int, int]:
@@ -225,5 +233,8 @@ def evaluate(hand: Hand, ctx: WinContext) -> Evaluation:
         n = int(rule(h))
         if n > 0:
             hand_hits[fid] = n
+    if len(decs) == 1:
+        only = score_decomposition(h, hand_hits, decs[0])
+        return Evaluation(True, only, ())
     scored = rank([score_decomposition(h, hand_hits, d) for d in decs])
     return Evaluation(True, scored[0], tuple(scored[1:]))
