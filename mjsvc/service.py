@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 import grpc
 
@@ -64,6 +64,9 @@ class Service:
 
         self._api = api
         self.cache = LRUCache(cache_size)
+        # In front of it, answers by the exact request bytes: a request repeated as it was (a client
+        # polling the same state) skips conversion, validation and key building as well.
+        self.exact = LRUCache(cache_size)
         self.observer = observer
         self._fans: dict[str, pb.ListFansResponse] = {}
 
@@ -86,8 +89,26 @@ class Service:
             obs.cache_size(len(self.cache))
         return value
 
+    def _exact(self, op: str, req: Any, field: str, slow: Callable[[Any, str], Any]) -> Any:
+        raw = req.SerializeToString()
+        value = self.exact.get(raw)
+        if value is not None:
+            if self.observer is not None:
+                self.observer.cache_result(op, True)
+            return value
+        value = slow(req, field)
+        self.exact.put(raw, value)
+        return value
+
     def evaluate(self, req: pb.EvaluateRequest, field: str = "") -> pb.EvaluateResponse:
         """Score a win. `field` prefixes error paths (`requests[3].`) for requests nested in others."""
+        return self._exact("evaluate", req, field, self._evaluate)  # type: ignore[no-any-return]
+
+    def analyze(self, req: pb.AnalyzeRequest, field: str = "") -> pb.AnalyzeResponse:
+        """Shanten, waits, useful tiles; discard advice for 14 tiles."""
+        return self._exact("analyze", req, field, self._analyze)  # type: ignore[no-any-return]
+
+    def _evaluate(self, req: pb.EvaluateRequest, field: str) -> pb.EvaluateResponse:
         try:
             name, rs = canonical_rule_set(req.rule_set)
             hand = convert.hand_from_proto(req.hand, winning=True)
@@ -110,7 +131,7 @@ class Service:
         except EngineError as err:
             raise qualify(err, field) if field else err from None
 
-    def analyze(self, req: pb.AnalyzeRequest, field: str = "") -> pb.AnalyzeResponse:
+    def _analyze(self, req: pb.AnalyzeRequest, field: str) -> pb.AnalyzeResponse:
         try:
             name, _ = canonical_rule_set(req.rule_set)
             hand = convert.hand_from_proto(req.hand, winning=False)
