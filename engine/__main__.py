@@ -1,0 +1,225 @@
+"""`python -m engine`: the engine for people.
+
+    python -m engine analyze "123m456p789s1122z"
+    python -m engine analyze "23m456p789sEE" --meld pung:CCC --visible "1m4m4m"
+    python -m engine score "123m456p789s11sEE" --win E --self-drawn --seat E --prevalent S --flowers 2
+
+Tiles: suit groups `123m456p789s`, honours as `1z`-`7z` (E S W N white green red) or the letters
+E S W N C F P (C red, F green, P white).
+
+Melds (`--meld`, repeatable): KIND:TILES[:FLAG,FLAG...]
+    KIND   chow, pung or kong
+    TILES  the meld's tiles, e.g. 123m, EEE, 5555p
+    FLAGS  concealed (a concealed kong), added (an added kong),
+           from=left|across|right (seat the claimed tile came from; default left),
+           claimed=N (which of the tiles, 0-based, was claimed)
+    e.g. --meld chow:123m --meld kong:5555p:concealed --meld pung:CCC:from=across
+
+Bad input prints the error code and message on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from engine import api
+from engine.errors import BadContextError, BadMeldError, EngineError
+from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, WinContext, Wind, make_hand, make_meld, winning_hand
+from engine.results import Analysis, Evaluation, Scoring, TileCount
+from engine.shapes import ShapeKind
+from engine.tiles import format_tile, parse_tile, parse_tiles
+
+_KINDS = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG}
+_SEATS = {"left": ClaimedFrom.LEFT, "across": ClaimedFrom.ACROSS, "right": ClaimedFrom.RIGHT}
+_WINDS = {"e": Wind.EAST, "east": Wind.EAST, "s": Wind.SOUTH, "south": Wind.SOUTH, "w": Wind.WEST,
+          "west": Wind.WEST, "n": Wind.NORTH, "north": Wind.NORTH}
+_SHAPE_NAMES = {
+    ShapeKind.STANDARD: "standard",
+    ShapeKind.SEVEN_PAIRS: "seven pairs",
+    ShapeKind.THIRTEEN_ORPHANS: "thirteen orphans",
+    ShapeKind.HONORS_KNITTED: "honours and knitted",
+    ShapeKind.KNITTED_STRAIGHT: "knitted straight",
+}
+
+
+def parse_meld(text: str, index: int) -> Meld:
+    """KIND:TILES[:FLAGS], validated by `make_meld` (errors name `melds[index]`)."""
+    field = f"melds[{index}]"
+    parts = text.split(":")
+    if len(parts) not in (2, 3) or parts[0].lower() not in _KINDS:
+        raise BadMeldError(f"{field}: {text!r} is not KIND:TILES[:FLAGS] with KIND chow, pung or kong", field)
+    kind = _KINDS[parts[0].lower()]
+    tiles = parse_tiles(parts[1], f"{field}.tiles")
+    concealed = added = False
+    claimed_from: ClaimedFrom | None = None
+    claimed_index: int | None = None
+    for flag in (f.strip().lower() for f in (parts[2].split(",") if len(parts) == 3 else []) if f.strip()):
+        if flag == "concealed":
+            concealed = True
+        elif flag == "added":
+            added = True
+        elif flag.startswith("from=") and flag[5:] in _SEATS:
+            claimed_from = _SEATS[flag[5:]]
+        elif flag.startswith("claimed=") and flag[8:].isdigit():
+            claimed_index = int(flag[8:])
+        else:
+            raise BadMeldError(f"{field}: unknown flag {flag!r} (concealed, added, from=left|across|right, "
+                               "claimed=N)", field)
+    if claimed_from is None:
+        claimed_from = ClaimedFrom.NONE if concealed else ClaimedFrom.LEFT
+    return make_meld(kind, tiles, concealed=concealed, added=added, claimed_from=claimed_from,
+                     claimed_index=claimed_index, field=field)
+
+
+def parse_wind(text: str, field: str) -> Wind:
+    wind = _WINDS.get(text.strip().lower())
+    if wind is None:
+        raise BadContextError(f"{field}: {text!r} is not a wind (E, S, W, N)", field)
+    return wind
+
+
+# --------------------------------------------------------------------------------------------- output
+
+
+def _tile_list(tiles: Sequence[TileCount]) -> str:
+    if not tiles:
+        return "none"
+    out = []
+    for t in tiles:
+        note = "all four in your hand" if t.all_copies_held else f"{t.remaining} left"
+        out.append(f"{format_tile(t.tile)} ({note})")
+    return ", ".join(out)
+
+
+def _shanten_text(shanten: int) -> str:
+    if shanten < 0:
+        return "-1 (complete)"
+    if shanten == 0:
+        return "0 (waiting)"
+    return f"{shanten} ({shanten} tile{'s' if shanten > 1 else ''} from waiting)"
+
+
+def format_analysis(hand: Hand, result: Analysis) -> str:
+    lines = [f"Hand: {hand}", f"Shanten: {_shanten_text(result.shanten)}"]
+    lines.append("  by shape: " + ", ".join(f"{_SHAPE_NAMES[s]} {v}" for s, v in result.shanten_by_shape))
+    if not result.discards:
+        if result.shanten == 0:
+            lines.append(f"Waits: {_tile_list(result.waits)}")
+        lines.append(f"Useful tiles ({result.useful_count} left): {_tile_list(result.useful_tiles)}")
+        return "\n".join(lines)
+    lines.append("Discards, best first:")
+    for d in result.discards:
+        what = "waiting on" if d.shanten == 0 else "useful"
+        lines.append(f"  {format_tile(d.tile):>3}  shanten {d.shanten}, {d.useful_count} left; {what}: "
+                     f"{_tile_list(d.useful_tiles)}")
+    return "\n".join(lines)
+
+
+def _scoring_lines(s: Scoring) -> list[str]:
+    lines = [f"  as {s.decomposition}"]
+    for hit in s.fans:
+        times = f" x{hit.count}" if hit.count != 1 else ""
+        lines.append(f"  {hit.fan.id:>3}  {hit.fan.name} ({hit.fan.name_zh}){times}  {hit.points}")
+    return lines
+
+
+def format_evaluation(hand: Hand, ctx: WinContext, result: Evaluation, show_all: bool) -> str:
+    flags = [name for name in ("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
+                               "heavenly", "earthly", "ready_declared", "heavenly_ready") if getattr(ctx, name)]
+    lines = [f"Hand: {hand}",
+             f"Seat {Wind(ctx.seat_wind).name.title()}, prevalent {Wind(ctx.prevalent_wind).name.title()}, "
+             f"{ctx.flowers} flower(s)" + (f"; {', '.join(flags)}" if flags else "")]
+    if not result.is_win or result.best is None:
+        lines.append("Not a winning hand.")
+        return "\n".join(lines)
+    best = result.best
+    below = "" if best.meets_minimum else " (below the minimum: not a legal win)"
+    lines.append(f"Total: {best.total} points{below}")
+    lines += _scoring_lines(best)
+    if show_all:
+        for alt in result.alternatives:
+            lines.append(f"Alternative: {alt.total} points")
+            lines += _scoring_lines(alt)
+    elif result.alternatives:
+        lines.append(f"({len(result.alternatives)} other decomposition(s) score no more; --all shows them)")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------- commands
+
+
+def _melds(texts: Sequence[str]) -> tuple[Meld, ...]:
+    return tuple(parse_meld(t, i) for i, t in enumerate(texts))
+
+
+def cmd_analyze(args: argparse.Namespace) -> str:
+    hand = make_hand(parse_tiles(args.hand, "concealed"), _melds(args.meld), sizes=(13, 14))
+    visible = parse_tiles(args.visible, "visible") if args.visible else []
+    return format_analysis(hand, api.analyze(hand, visible, args.rule_set))
+
+
+def cmd_score(args: argparse.Namespace) -> str:
+    win = parse_tile(args.win, "winning_tile") if args.win else None
+    hand = winning_hand(parse_tiles(args.hand, "concealed"), _melds(args.meld), win)
+    ctx = WinContext(
+        self_drawn=args.self_drawn, last_of_kind=args.last_of_kind, replacement_tile=args.replacement,
+        robbing_kong=args.robbing, last_wall_tile=args.last_tile,
+        seat_wind=parse_wind(args.seat, "seat_wind"), prevalent_wind=parse_wind(args.prevalent, "prevalent_wind"),
+        flowers=args.flowers, heavenly=args.heavenly, earthly=args.earthly, ready_declared=args.ready,
+        heavenly_ready=args.heavenly_ready)
+    return format_evaluation(hand, ctx, api.evaluate(hand, ctx, args.rule_set), args.all)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:FLAGS]",
+                       help="a declared meld, e.g. chow:123m, pung:EEE:from=across, kong:5555p:concealed")
+        p.add_argument("--rule-set", default="mcr", help="rule set (default mcr)")
+
+    a = sub.add_parser("analyze", help="shanten, waits and useful tiles (13 tiles) or discard advice (14 tiles)",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    a.add_argument("hand", help="concealed tiles: 13 or 14, less 3 per meld")
+    a.add_argument("--visible", default="", help="tiles seen on the table (discards, others' melds)")
+    common(a)
+    a.set_defaults(run=cmd_analyze)
+
+    s = sub.add_parser("score", help="fans of a winning hand",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("hand", help="concealed tiles without the winning tile (13 less 3 per meld)")
+    s.add_argument("--win", default="", help="the winning tile, e.g. 5p or E")
+    s.add_argument("--self-drawn", action="store_true")
+    s.add_argument("--seat", default="E", help="seat wind E S W N (default E)")
+    s.add_argument("--prevalent", default="E", help="prevalent wind E S W N (default E)")
+    s.add_argument("--flowers", type=int, default=0, help="flower tiles 0-8")
+    s.add_argument("--last-of-kind", action="store_true", help="the last copy of the winning tile")
+    s.add_argument("--replacement", action="store_true", help="won on the replacement tile after a kong")
+    s.add_argument("--robbing", action="store_true", help="won by robbing a kong")
+    s.add_argument("--last-tile", action="store_true", help="the last tile of the wall (or its discard)")
+    s.add_argument("--heavenly", action="store_true", help="dealer complete on the deal (rule sets that score it)")
+    s.add_argument("--earthly", action="store_true", help="non-dealer complete on the first draw")
+    s.add_argument("--ready", action="store_true", help="ready hand declared")
+    s.add_argument("--heavenly-ready", action="store_true", help="ready declared on the deal")
+    s.add_argument("--all", action="store_true", help="also show the other decompositions")
+    common(s)
+    s.set_defaults(run=cmd_score)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        print(args.run(args))
+    except EngineError as err:
+        print(f"error {err.code}: {err.message}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
