@@ -134,10 +134,10 @@ def check(cfg: ServeConfig) -> None:
 
 def markdown_table() -> str:
     rows = ["| Flag | Environment variable | Default | Meaning |", "|---|---|---|---|"]
+    special = {"workers": "0 (one per core)", "metrics_dir": "a new temporary directory"}
     for name, var, text in SETTINGS:
         default = getattr(_DEFAULTS, name)
-        shown = {"workers": "0 (cores)", "metrics_dir": "(temporary)"}.get(name, repr(default) if
-                                                                          isinstance(default, str) else default)
+        shown = special.get(name) or (f"`{default}`" if default != "" else "(none)")
         rows.append(f"| `--{name.replace('_', '-')}` | `{var}` | {shown} | {text} |")
     return "\n".join(rows)
 

@@ -12,13 +12,14 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from engine import rules
 from engine.errors import EngineError
 from engine.hand import validate_context
-from mjsvc import convert
+from mjsvc import convert, wire
 from mjsvc.cache import LRUCache, analyze_key, evaluate_key
-from mjsvc.errors import BAD_REQUEST, DEADLINE_EXCEEDED, CallError, Failure, place, qualify
+from mjsvc.errors import BAD_REQUEST, BATCH_TOO_LARGE, DEADLINE_EXCEEDED, CallError, Failure, place, qualify
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 
 DEFAULT_CACHE_SIZE = 65536
@@ -67,6 +68,7 @@ class Service:
         # In front of it, answers by the exact request bytes: a request repeated as it was (a client
         # polling the same state) skips conversion, validation and key building as well.
         self.exact = LRUCache(cache_size)
+        self.wire_items = LRUCache(cache_size)  # EvaluateBatch: item bytes -> serialized EvaluateBatchItem
         self.observer = observer
         self._fans: dict[str, pb.ListFansResponse] = {}
 
@@ -171,6 +173,48 @@ class Service:
             except EngineError as err:
                 results.add(error=Failure.from_engine(err).to_proto())
         return out
+
+    def evaluate_batch_wire(self, raw: bytes, deadline: Deadline | None = None, max_items: int = 0) -> bytes:
+        """`evaluate_batch` on the wire format: serialized EvaluateBatchRequest in, serialized response out.
+
+        Items are sliced out as bytes; an item seen before (same bytes) is answered with the bytes of
+        its earlier answer, so a cached batch builds no message at all. Raises CallError for a batch
+        over `max_items` (RESOURCE_EXHAUSTED) or bytes that are not an EvaluateBatchRequest.
+        """
+        try:
+            items = wire.split_field(raw, 1)
+        except wire.WireError as err:
+            raise CallError(Failure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST, f"requests: {err}",
+                                    "requests")) from None
+        if max_items and len(items) > max_items:
+            raise CallError(Failure(grpc.StatusCode.RESOURCE_EXHAUSTED, BATCH_TOO_LARGE,
+                                    f"requests: {len(items)} requests in one batch, the limit is {max_items}",
+                                    "requests"))
+        answers: list[bytes] = []
+        exact = self.wire_items
+        obs = self.observer
+        for i, item in enumerate(items):
+            if deadline is not None:
+                deadline.check()
+            answer = exact.get(item)
+            if answer is not None:
+                if obs is not None:
+                    obs.cache_result("evaluate", True)
+                answers.append(answer)
+                continue
+            try:
+                req = pb.EvaluateRequest.FromString(item)
+            except DecodeError as err:
+                raise CallError(Failure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST,
+                                        f"requests[{i}]: {err}", f"requests[{i}]")) from None
+            try:
+                answer = pb.EvaluateBatchItem(response=self._exact("evaluate", req, f"requests[{i}].",
+                                                                   self._evaluate)).SerializeToString()
+                exact.put(item, answer)
+            except EngineError as err:  # not cached: the message names this item's index
+                answer = pb.EvaluateBatchItem(error=Failure.from_engine(err).to_proto()).SerializeToString()
+            answers.append(answer)
+        return wire.join_field(1, answers)
 
     def play(self, req: pb.PlayRequest) -> pb.PlayResponse:
         """One stream message; engine errors are answered in the message so the table's stream lives on."""

@@ -79,9 +79,12 @@ class NoopService:
     def list_fans(self, req: pb.ListFansRequest) -> pb.ListFansResponse:
         return self._fans
 
-    def evaluate_batch(self, req: pb.EvaluateBatchRequest, deadline: Deadline | None = None
-                       ) -> pb.EvaluateBatchResponse:
-        return pb.EvaluateBatchResponse(results=[self._item] * len(req.requests))
+    def evaluate_batch_wire(self, raw: bytes, deadline: Deadline | None = None, max_items: int = 0) -> bytes:
+        # What a bare handler does: parse the request, answer a message (grpc would serialize it).
+        n = len(pb.EvaluateBatchRequest.FromString(raw).requests)
+        if max_items and n > max_items:
+            raise CallError(Failure(grpc.StatusCode.RESOURCE_EXHAUSTED, BATCH_TOO_LARGE, "too many", "requests"))
+        return pb.EvaluateBatchResponse(results=[self._item] * n).SerializeToString()
 
     def play(self, req: pb.PlayRequest) -> pb.PlayResponse:
         kind = req.WhichOneof("request")
@@ -144,17 +147,12 @@ class EngineServicer(mahjong_pb2_grpc.MahjongEngineServicer):
     async def ListFans(self, request: pb.ListFansRequest, context: grpc.aio.ServicerContext) -> Any:
         return await self._unary(self._m_list, self._service.list_fans, request, context)
 
-    async def EvaluateBatch(self, request: pb.EvaluateBatchRequest, context: grpc.aio.ServicerContext) -> Any:
+    async def EvaluateBatch(self, request: bytes, context: grpc.aio.ServicerContext) -> Any:
         return await self._unary(self._m_batch, self._batch, request, context, with_deadline=True)
 
-    def _batch(self, request: pb.EvaluateBatchRequest, deadline: Deadline | None = None
-               ) -> pb.EvaluateBatchResponse:
-        n = len(request.requests)
-        if self._cfg.max_batch and n > self._cfg.max_batch:
-            raise CallError(Failure(grpc.StatusCode.RESOURCE_EXHAUSTED, BATCH_TOO_LARGE,
-                                    f"requests: {n} requests in one batch, the limit is {self._cfg.max_batch}",
-                                    "requests"))
-        return self._service.evaluate_batch(request, deadline)
+    def _batch(self, raw: bytes, deadline: Deadline | None = None) -> bytes:
+        """EvaluateBatch on the wire format (see Service.evaluate_batch_wire): bytes in, bytes out."""
+        return self._service.evaluate_batch_wire(raw, deadline, self._cfg.max_batch)
 
     async def _unary(self, m: metrics.MethodMetrics, fn: Callable[..., Any], request: Any,
                      context: grpc.aio.ServicerContext, with_deadline: bool = False) -> Any:
@@ -238,6 +236,29 @@ class EngineServicer(mahjong_pb2_grpc.MahjongEngineServicer):
             m.seconds.observe(time.perf_counter() - t0)
 
 
+def _same(data: bytes) -> bytes:
+    return data
+
+
+def add_servicer(servicer: EngineServicer, server: grpc.aio.Server) -> None:
+    """Register the service as the generated code would, except that EvaluateBatch takes and returns
+    serialized bytes (the handler works on the wire format to answer cached items without messages)."""
+    handlers = {
+        "Evaluate": grpc.unary_unary_rpc_method_handler(
+            servicer.Evaluate, pb.EvaluateRequest.FromString, pb.EvaluateResponse.SerializeToString),
+        "Analyze": grpc.unary_unary_rpc_method_handler(
+            servicer.Analyze, pb.AnalyzeRequest.FromString, pb.AnalyzeResponse.SerializeToString),
+        "ListFans": grpc.unary_unary_rpc_method_handler(
+            servicer.ListFans, pb.ListFansRequest.FromString, pb.ListFansResponse.SerializeToString),
+        "EvaluateBatch": grpc.unary_unary_rpc_method_handler(servicer.EvaluateBatch, _same, _same),
+        "Play": grpc.stream_stream_rpc_method_handler(
+            servicer.Play, pb.PlayRequest.FromString, pb.PlayResponse.SerializeToString),
+    }
+    assert set(handlers) == {m.name for m in pb.DESCRIPTOR.services_by_name["MahjongEngine"].methods}
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
+    server.add_registered_method_handlers(SERVICE_NAME, handlers)
+
+
 def _rate_limited(cfg: ServeConfig) -> Failure:
     return Failure(grpc.StatusCode.RESOURCE_EXHAUSTED, RATE_LIMITED,
                    f"more than {cfg.stream_rate:g} messages/s (burst {cfg.burst}) on this stream; "
@@ -307,7 +328,7 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None) -> None:
 
     server = grpc.aio.server(options=server_options(cfg), maximum_concurrent_rpcs=cfg.max_concurrent_rpcs or None)
     servicer = EngineServicer(service, cfg)
-    mahjong_pb2_grpc.add_MahjongEngineServicer_to_server(servicer, server)
+    add_servicer(servicer, server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING

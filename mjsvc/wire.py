@@ -1,0 +1,83 @@
+"""Just enough of the protobuf wire format to treat a repeated message field as a list of byte strings.
+
+EvaluateBatch uses it to answer cached items without parsing or building messages: the request's items
+are sliced out as bytes (each one an exact-cache key), and the response is the cached items' bytes
+framed as `repeated EvaluateBatchItem results = 1`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class WireError(ValueError):
+    pass
+
+
+def _varint(data: bytes, pos: int) -> tuple[int, int]:
+    result = shift = 0
+    n = len(data)
+    while True:
+        if pos >= n:
+            raise WireError("truncated varint")
+        b = data[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return result, pos
+        shift += 7
+        if shift > 63:
+            raise WireError("varint too long")
+
+
+def split_field(data: bytes, field_number: int) -> list[bytes]:
+    """The payloads of every occurrence of length-delimited field `field_number`, in order; other fields
+    are skipped. Raises WireError on malformed input."""
+    out: list[bytes] = []
+    pos, n = 0, len(data)
+    want = (field_number << 3) | 2
+    while pos < n:
+        key, pos = _varint(data, pos)
+        wire_type = key & 7
+        if wire_type == 2:
+            length, pos = _varint(data, pos)
+            end = pos + length
+            if end > n:
+                raise WireError("truncated length-delimited field")
+            if key == want:
+                out.append(data[pos:end])
+            pos = end
+        elif wire_type == 0:
+            _, pos = _varint(data, pos)
+        elif wire_type == 1:
+            pos += 8
+        elif wire_type == 5:
+            pos += 4
+        else:
+            raise WireError(f"unsupported wire type {wire_type}")
+        if pos > n:
+            raise WireError("truncated field")
+    return out
+
+
+def encode_varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def join_field(field_number: int, payloads: Iterable[bytes]) -> bytes:
+    """Encode `payloads` as occurrences of length-delimited field `field_number`."""
+    tag = encode_varint((field_number << 3) | 2)
+    parts: list[bytes] = []
+    for p in payloads:
+        parts.append(tag)
+        parts.append(encode_varint(len(p)))
+        parts.append(p)
+    return b"".join(parts)

@@ -1,0 +1,67 @@
+"""EvaluateBatch on the wire format: the byte-level path answers exactly what the message path does."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.tiles import parse_tiles
+from mjsvc import wire
+from mjsvc.errors import CallError
+from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+from mjsvc.service import Service
+
+
+def T(text: str) -> list[int]:
+    return [t + 1 for t in parse_tiles(text)]
+
+
+def test_split_and_join_match_protobuf() -> None:
+    items = [pb.EvaluateRequest(rule_set="x" * n, hand=pb.Hand(concealed=T("123m"))) for n in (0, 1, 200)]
+    raw = pb.EvaluateBatchRequest(requests=items).SerializeToString()
+    parts = wire.split_field(raw, 1)
+    assert [pb.EvaluateRequest.FromString(p) for p in parts] == items
+    assert wire.join_field(1, parts) == raw
+    # Other fields are skipped, whatever their wire type.
+    mixed = pb.TileSet(kind=pb.SET_KIND_PUNG, tiles=[1, 2], meld_index=3).SerializeToString()
+    assert wire.split_field(mixed, 2) == [bytes([1, 2])]
+    assert [wire.encode_varint(v) for v in (0, 127, 128, 300)] == [b"\x00", b"\x7f", b"\x80\x01", b"\xac\x02"]
+
+
+@pytest.mark.parametrize("bad", [b"\x0a\x05ab", b"\x0a", b"\x0f", b"\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"])
+def test_split_rejects_malformed(bad: bytes) -> None:
+    with pytest.raises(wire.WireError):
+        wire.split_field(bad, 1)
+
+
+def test_wire_batch_equals_message_batch_cold_and_cached() -> None:
+    reqs = [
+        pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"), winning_tile=pb.TILE_RED)),
+        pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m"), winning_tile=pb.TILE_RED)),
+        pb.EvaluateRequest(rule_set="nope", hand=pb.Hand(concealed=T("123m456p789s1177z"), winning_tile=pb.TILE_RED)),
+        pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"), winning_tile=pb.TILE_M1)),
+        pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"), winning_tile=pb.TILE_RED),
+                           context=pb.WinContext(self_drawn=True)),
+    ]
+    batch = pb.EvaluateBatchRequest(requests=reqs)
+    expected = Service().evaluate_batch(batch)
+    svc = Service()
+    for _ in range(2):  # cold, then every good item from the byte cache
+        got = pb.EvaluateBatchResponse.FromString(svc.evaluate_batch_wire(batch.SerializeToString()))
+        assert got == expected
+    assert got.results[1].error.field == "requests[1].hand.concealed"
+    assert len(svc.wire_items) == 3
+    # The same item at another index still names its own index in errors.
+    moved = pb.EvaluateBatchRequest(requests=[reqs[0], reqs[0], reqs[1]])
+    got = pb.EvaluateBatchResponse.FromString(svc.evaluate_batch_wire(moved.SerializeToString()))
+    assert got.results[2].error.field == "requests[2].hand.concealed"
+
+
+def test_wire_batch_limits_and_garbage() -> None:
+    svc = Service()
+    raw = pb.EvaluateBatchRequest(requests=[pb.EvaluateRequest()] * 5).SerializeToString()
+    with pytest.raises(CallError) as info:
+        svc.evaluate_batch_wire(raw, max_items=4)
+    assert info.value.failure.reason == "BATCH_TOO_LARGE"
+    with pytest.raises(CallError) as info:
+        svc.evaluate_batch_wire(b"\x0a\x09garbage")
+    assert info.value.failure.reason == "BAD_REQUEST"
