@@ -1,6 +1,7 @@
 """Engine ops against the anchors: win check, shanten, waits, on the same seeded random hands.
 
-- win_check: `shapes.is_complete_counts` vs `mahjong` `Agari.is_agari`, random 14-tile hands.
+- win_check: `shapes.is_complete_counts` vs `mahjong` `Agari.is_agari`, random 14-tile hands
+  (and win_check_winning: the same on complete hands, four sets and a pair).
 - shanten: combined `analysis.shanten` vs pymahjonggb `MahjongShanten` (C++) vs `mahjong`
   `Shanten.calculate_shanten`, random 13-tile hands.
 - waits: the full `analysis.analyze` of a waiting 13-tile hand (what the server calls: shanten by
@@ -39,8 +40,8 @@ def random_hands(rng: random.Random, n: int, size: int) -> list[list[int]]:
     return [sorted(rng.sample(_WALL, size)) for _ in range(n)]
 
 
-def waiting_hands(rng: random.Random, n: int) -> list[list[int]]:
-    """Four sets and a pair, less one random tile: always waiting (shanten 0)."""
+def complete_hands(rng: random.Random, n: int) -> list[list[int]]:
+    """Four sets (60% chows) and a pair, at most four copies of a tile."""
     out: list[list[int]] = []
     while len(out) < n:
         tiles: list[int] = []
@@ -51,10 +52,17 @@ def waiting_hands(rng: random.Random, n: int) -> list[list[int]]:
             else:
                 tiles += [rng.randrange(NUM_KINDS)] * 3
         tiles += [rng.randrange(NUM_KINDS)] * 2
-        if max(to_counts(tiles)) > 4:
-            continue
+        if max(to_counts(tiles)) <= 4:
+            out.append(sorted(tiles))
+    return out
+
+
+def waiting_hands(rng: random.Random, n: int) -> list[list[int]]:
+    """Complete hands less one random tile: always waiting (shanten 0)."""
+    out = []
+    for tiles in complete_hands(rng, n):
         tiles.remove(rng.choice(tiles))
-        out.append(sorted(tiles))
+        out.append(tiles)
     return out
 
 
@@ -72,6 +80,7 @@ def rows(n: int, seed: int) -> list[dict]:
     h14 = random_hands(rng, n, 14)
     h13 = random_hands(rng, n, 13)
     waiting = waiting_hands(rng, n)
+    complete = complete_hands(rng, n)
 
     def agari_34(counts: list[int]) -> list[int]:
         found = []
@@ -94,6 +103,9 @@ def rows(n: int, seed: int) -> list[dict]:
 
     add("win_check", OURS, shapes.is_complete_counts, [(to_counts(h),) for h in h14], 50)
     add("win_check", "mahjong", is_agari, [(to_counts(h),) for h in h14], 50)
+    # Random 14-tile hands almost never win; the same check on winning hands, for information.
+    add("win_check_winning", OURS, shapes.is_complete_counts, [(to_counts(h),) for h in complete], 50)
+    add("win_check_winning", "mahjong", is_agari, [(to_counts(h),) for h in complete], 50)
     add("shanten", OURS, analysis.shanten, [(to_counts(h),) for h in h13])
     add("shanten", "pymahjonggb", gb_shanten, [((), g) for g in gb(h13)])
     add("shanten", "mahjong", mj_shanten, [(to_counts(h),) for h in h13])

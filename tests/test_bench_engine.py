@@ -1,0 +1,52 @@
+"""The benchmark harness: op-module discovery, row shape, table and target lines (no timings asserted)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.__main__ import op_modules, table, target_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_discovery_finds_every_ops_module() -> None:
+    names = [m.__name__ for m in op_modules()]
+    assert "bench.ops_engine" in names
+    assert names == sorted(names) and all(n.startswith("bench.ops_") for n in names)
+    assert [m.__name__ for m in op_modules("engine")] == ["bench.ops_engine"]
+
+
+def test_engine_rows_and_report() -> None:
+    from bench import ops_engine
+
+    rows = ops_engine.rows(8, seed=1)
+    assert {(r["op"], r["impl"]) for r in rows} >= {
+        ("win_check", "mjsvc"), ("win_check", "mahjong"), ("shanten", "mjsvc"), ("shanten", "pymahjonggb"),
+        ("shanten", "mahjong"), ("waits", "mjsvc"), ("waits", "mahjong"), ("waits", "pymahjonggb")}
+    assert all(set(r) == {"op", "impl", "median_us"} and r["median_us"] > 0 for r in rows)
+    text = table(rows)
+    assert text.splitlines()[0].split() == ["op", "impl", "median", "us", "ours", "/", "impl"]
+    lines = target_lines(rows, list(ops_engine.TARGETS))
+    assert len(lines) == len(ops_engine.TARGETS) and all(" -> " in line for line in lines)
+
+
+def test_waiting_hands_are_waiting() -> None:
+    import random
+
+    from bench.ops_engine import waiting_hands
+    from engine import analysis
+    from engine.tiles import to_counts
+
+    for hand in waiting_hands(random.Random(2), 50):
+        assert len(hand) == 13 and analysis.shanten(to_counts(hand)) == 0
+
+
+def test_json_output() -> None:
+    out = subprocess.run([sys.executable, "-m", "bench", "--only", "engine", "--n", "5", "--json"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    assert {r["impl"] for r in rows} == {"mjsvc", "mahjong", "pymahjonggb"}
