@@ -45,12 +45,34 @@ def _proc_cpu_seconds(pid: int) -> float:
     return total
 
 
+def _cache_counts(server: loadgen.LocalServer) -> tuple[float, float]:
+    return (loadgen.scrape_value(server.metrics_url, "mjsvc_cache_hits_total") or 0.0,
+            loadgen.scrape_value(server.metrics_url, "mjsvc_cache_misses_total") or 0.0)
+
+
+def service_benchmark_ceiling(path: Path) -> dict[str, Any] | None:
+    """Stream throughput of the service benchmark (bench.server_overhead), if it has been run: the
+    no-op server is the bare-gRPC ceiling on this machine."""
+    try:
+        data = json.loads(path.read_text())
+        med = data["throughput_median"]
+        return {"source": str(path.relative_to(path.parent.parent.parent)), "unit": data["units"]["stream"],
+                "noop_stream": med["noop"]["stream"], "engine_stream": med["engine"]["stream"],
+                "engine_cold_stream": med.get("engine_cold", {}).get("stream")}
+    except (OSError, KeyError, ValueError, TypeError):
+        return None
+
+
 def run_phase(server: loadgen.LocalServer, name: str, cfg: loadgen.Config) -> dict[str, Any]:
     print(f"== {name}: {cfg.tables} tables, {cfg.mode}, "
           f"{'closed loop' if not cfg.rate else f'{cfg.rate:g} calls/s offered'}, {cfg.duration:g} s", file=sys.stderr)
+    hits0, misses0 = _cache_counts(server)
     server_cpu0, client_cpu0, t0 = _proc_cpu_seconds(server.process.pid), time.process_time(), time.perf_counter()
     report = loadgen.run_config(cfg)
     wall = time.perf_counter() - t0
+    hits1, misses1 = _cache_counts(server)
+    lookups = (hits1 - hits0) + (misses1 - misses0)
+    report["cache_hit_ratio"] = round((hits1 - hits0) / lookups, 3) if lookups else None
     report["cpu"] = {
         "wall_s": round(wall, 2),
         "client_cores": round((time.process_time() - client_cpu0) / wall, 2),
@@ -135,14 +157,17 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {"cores": os.cpu_count(), "python": platform.python_version(), "server_workers": workers},
         "phases": {names[name]: {k: rep[k] for k in ("calls", "rps", "errors", "error_total", "latency_ms",
                                                       "per_rpc", "send_lag_ms", "offered_rps", "games", "wins",
-                                                      "cpu")}
+                                                      "cpu", "cache_hit_ratio")}
                    | {"duration_s": rep["duration_s"], "tables": rep["config"]["tables"]}
                    for name, rep in phases},
     }
+    ceiling = service_benchmark_ceiling(RESULTS / "server_overhead.json")
+    if ceiling:
+        summary["service_benchmark"] = ceiling
     (args.out / "loadtest-summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     if phases:
         plot(phases, args.out / "loadtest.png")
-    print(json.dumps(summary["phases"], indent=1))
+    print(json.dumps({k: v for k, v in summary.items() if k != "machine"}, indent=1))
     return 1 if any(rep["error_total"] for _, rep in phases) else 0
 
 
