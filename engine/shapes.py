@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement, permutations
 
 from engine.hand import Hand, MeldKind
@@ -292,50 +292,120 @@ def is_complete_counts(counts: list[int], n_melds: int = 0, allow_quad_pairs: bo
 # Decompositions
 
 
+# Interned sets: a decomposition is built from a few hundred distinct immutable TileSets, so
+# looking one up costs less than constructing a frozen dataclass (bounded: 4 kinds x 34 tiles x flags).
+@lru_cache(maxsize=16384)
+def _tileset(kind: SetKind, first: int, concealed: bool = True, meld_index: int | None = None,
+             win_offset: int | None = None) -> TileSet:
+    return TileSet(kind, first, concealed, meld_index, win_offset)
+
+
+_SUIT_BLOCKS = ((0, False), (9, False), (18, False), (27, True))
+
+
+@cache
+def _suit_options(base: int, key: SuitKey, honors: bool) -> tuple[tuple[tuple[SetKind, int], ...], ...]:
+    """`suit_splits` of one suit with ranks turned into tile indices (a read-only memo on the key)."""
+    return tuple(tuple((k, base + r) for k, r in split) for split in suit_splits(key, honors))
+
+
 def _standard_set_lists(counts: list[int]) -> list[list[tuple[SetKind, int]]]:
     """Every split of the concealed counts into sets + exactly one pair (tile indices, not offsets)."""
-    per_suit: list[list[list[tuple[SetKind, int]]]] = []
-    for base, honors in ((0, False), (9, False), (18, False), (27, True)):
+    # A suit holds a pair exactly when its count is 3N+2, so either every combination has one pair or none.
+    if sum(1 for lo in (0, 9, 18, 27) if sum(counts[lo:lo + 9]) % 3 == 2) != 1:
+        return []
+    per_suit = []
+    for base, honors in _SUIT_BLOCKS:
         key = tuple(counts[base:base + 9]) if not honors else tuple(counts[27:34]) + (0, 0)
-        splits = suit_splits(key, honors)  # type: ignore[arg-type]
-        if not splits:
+        options = _suit_options(base, key, honors)  # type: ignore[arg-type]
+        if not options:
             return []
-        per_suit.append([[(k, base + r) for k, r in split] for split in splits])
+        per_suit.append(options)
     out: list[list[tuple[SetKind, int]]] = [[]]
     for options in per_suit:
-        out = [acc + opt for acc in out for opt in options]
-    return [sets for sets in out if sum(1 for k, _ in sets if k == SetKind.PAIR) == 1]
+        if len(options) == 1:
+            only = options[0]
+            if only:
+                for acc in out:
+                    acc.extend(only)
+        else:
+            out = [acc + list(opt) for acc in out for opt in options]
+    return out
+
+
+_MELD_SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
 
 
 def _meld_sets(hand: Hand) -> list[TileSet]:
-    out = []
-    for i, m in enumerate(hand.melds):
-        kind = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}[m.kind]
-        out.append(TileSet(kind, m.first, concealed=m.concealed, meld_index=i))
-    return out
+    return [_tileset(_MELD_SET_KIND[m.kind], m.tiles[0], m.concealed, i) for i, m in enumerate(hand.melds)]
+
+
+def _holds(k: SetKind, f: int, win: int) -> int | None:
+    """Where `win` sits in set (k, f), or None."""
+    if k == SetKind.CHOW:
+        return win - f if f <= win <= f + 2 else None
+    return 0 if f == win else None
 
 
 def _place_win(sets: list[tuple[SetKind, int]], win: int | None) -> Iterator[tuple[TileSet, ...]]:
     """One variant per distinct concealed set that can hold the winning tile."""
     if win is None:
-        yield tuple(TileSet(k, f) for k, f in sets)
+        yield tuple(_tileset(k, f) for k, f in sets)
         return
     seen: set[tuple[SetKind, int]] = set()
     for idx, (k, f) in enumerate(sets):
         if (k, f) in seen:
             continue
-        tiles = TileSet(k, f).tiles
-        if win in tiles:
+        off = _holds(k, f, win)
+        if off is not None:
             seen.add((k, f))
-            yield tuple(TileSet(kk, ff, win_offset=tiles.index(win) if j == idx else None)
+            yield tuple(_tileset(kk, ff, True, None, off if j == idx else None)
                         for j, (kk, ff) in enumerate(sets))
 
 
 def _ordered(sets: tuple[TileSet, ...], melds: list[TileSet]) -> tuple[TileSet, ...]:
     """Declared melds first, then concealed sets by tile; pair last."""
-    body = sorted((s for s in sets if s.kind != SetKind.PAIR), key=lambda s: (s.first, s.kind))
+    body = sorted((s for s in sets if s.kind != SetKind.PAIR), key=_set_order)
     pair = [s for s in sets if s.kind == SetKind.PAIR]
     return tuple(melds) + tuple(body) + tuple(pair)
+
+
+def _set_order(s: TileSet) -> tuple[int, int]:
+    return (s.first, s.kind)
+
+
+def _standard_placed(sets: list[tuple[SetKind, int]], win: int | None,
+                     melds: list[TileSet]) -> Iterator[tuple[TileSet, ...]]:
+    """`_ordered(placed, melds)` for each `placed` of `_place_win(sets, win)`, sorting once.
+
+    Equal sets keep their relative order in the stable sort, so the variant that marks the first
+    copy of (kind, tile) in `sets` marks its first copy in sorted order.
+    """
+    body = sorted((s for s in sets if s[0] != SetKind.PAIR), key=_pair_order)
+    order = body + [s for s in sets if s[0] == SetKind.PAIR]
+    head = tuple(melds)
+    if win is None:
+        yield head + tuple(_tileset(k, f) for k, f in order)
+        return
+    seen: set[tuple[SetKind, int]] = set()
+    for k, f in sets:
+        if (k, f) in seen:
+            continue
+        off = _holds(k, f, win)
+        if off is not None:
+            seen.add((k, f))
+            at = order.index((k, f))
+            yield head + tuple(_tileset(kk, ff, True, None, off if j == at else None)
+                               for j, (kk, ff) in enumerate(order))
+
+
+def _pair_order(s: tuple[SetKind, int]) -> tuple[int, int]:
+    return (s[1], s[0])
+
+
+def _knit_rank_sets(key: tuple[int, ...]) -> int:
+    """Bit r set when ranks r, r+3, r+6 are all present in the suit key."""
+    return sum(1 << r for r in range(3) if key[r] and key[r + 3] and key[r + 6])
 
 
 def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposition]:
@@ -345,25 +415,32 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
     pair 11 + chow 123 with the 1m in either set, and the two are listed separately,
     because wait fans and concealed-pung status depend on it.
     """
-    counts = to_counts(hand.all_concealed())
+    counts = [0] * NUM_KINDS
+    for t in hand.concealed:
+        counts[t] += 1
     win = hand.winning_tile
+    if win is not None:
+        counts[win] += 1
     melds = _meld_sets(hand)
     out: list[Decomposition] = []
+    standard = ShapeKind.STANDARD
     for sets in _standard_set_lists(counts):
-        for placed in _place_win(sets, win):
-            out.append(Decomposition(ShapeKind.STANDARD, _ordered(placed, melds), (), win))
-    for pat, rest in knitted_straight_rests(counts):
-        if len(melds) > 1:
-            break
-        for sets in _standard_set_lists(rest):
-            if len(sets) + len(melds) != 2:
-                continue
-            variants = list(_place_win(sets, win)) if win is not None and rest[win] else [
-                tuple(TileSet(k, f) for k, f in sets)]
-            for placed in variants:
-                out.append(Decomposition(ShapeKind.KNITTED_STRAIGHT, _ordered(placed, melds), pat, win))
+        for placed in _standard_placed(sets, win, melds):
+            out.append(Decomposition(standard, placed, (), win))
+    # Cheap gates (C-level scans) before the special shapes: a knitted pattern needs a full
+    # 1-4-7 / 2-5-8 / 3-6-9 in every suit, the other shapes need no meld and few copies.
+    if len(melds) <= 1 and all(_knit_rank_sets(tuple(counts[b:b + 9])) for b in (0, 9, 18)):
+        for pat, rest in knitted_straight_rests(counts):
+            for sets in _standard_set_lists(rest):
+                if len(sets) + len(melds) != 2:
+                    continue
+                variants = list(_place_win(sets, win)) if win is not None and rest[win] else [
+                    tuple(_tileset(k, f) for k, f in sets)]
+                for placed in variants:
+                    out.append(Decomposition(ShapeKind.KNITTED_STRAIGHT, _ordered(placed, melds), pat, win))
     if not melds:
-        if is_seven_pairs(counts, allow_quad_pairs):
+        most = max(counts)
+        if 1 not in counts and 3 not in counts and is_seven_pairs(counts, allow_quad_pairs):
             pairs = [TileSet(SetKind.PAIR, t, win_offset=0 if t == win else None)
                      for t in range(NUM_KINDS) for _ in range(counts[t] // 2)]
             # The winning tile completes only one of two equal pairs.
@@ -375,8 +452,8 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
                 marked = marked or p.win_offset is not None
                 fixed.append(p)
             out.append(Decomposition(ShapeKind.SEVEN_PAIRS, tuple(fixed), (), win))
-        if is_thirteen_orphans(counts):
+        if most == 2 and is_thirteen_orphans(counts):
             out.append(Decomposition(ShapeKind.THIRTEEN_ORPHANS, (), tuple(hand.all_concealed()), win))
-        if honors_knitted_pattern(counts) is not None:
+        if most == 1 and honors_knitted_pattern(counts) is not None:
             out.append(Decomposition(ShapeKind.HONORS_KNITTED, (), tuple(hand.all_concealed()), win))
     return out
