@@ -43,12 +43,13 @@ _lock = threading.Lock()
 _VECS: list[tuple[int, ...]] = []  # id -> (f0[0..4], f1[0..4])
 _VEC_IDS: dict[tuple[int, ...], int] = {}
 _REG: list[tuple[int, ...]] = []  # id -> standard shanten with 0..4 declared melds
-_PART_VEC: dict[Key, tuple[int, ...]] = {}
+_PART_CID: dict[Key, int] = {}  # part key -> class id of its vector
 _COMB: dict[int, int] = {}
 # Per part key: (class id, pairs counting a four as two, pairs, orphan kinds, orphan pair,
 # present ranks in residue classes 0/1/2 (1-4-7, 2-5-8, 3-6-9), class ids of what is left
 # when a residue class is taken out for a knitted straight; zeros / own id for honours).
 _INFO: dict[Key, tuple[int, ...]] = {}
+_INFO_SHARED: dict[tuple[int, ...], tuple[int, ...]] = {}
 _PLUS: dict[Key, tuple[tuple[int, tuple[int, ...]], ...]] = {}
 _KS_REST: dict[tuple[Key, int], tuple[Key, int]] = {}
 _COMPLETIONS: dict[Key, tuple[int | None, tuple[int, ...], tuple[int, ...]]] = {}
@@ -87,14 +88,20 @@ def _minus(key: Key, ranks: tuple[int, ...]) -> Key:
 
 
 def _vector(key: Key) -> tuple[int, ...]:
-    """Best group values of one part, by the number of groups counted and whether it gives the pair.
+    return _VECS[_part_cid(key)]
+
+
+def _part_cid(key: Key) -> int:
+    """Class id of a part's vector: best group values by the number of groups counted and whether
+    the part gives the pair.
 
     The lowest tile present either stays alone or starts a set, a partial set or the pair;
-    recursing on what is left enumerates every decomposition (memoized per key).
+    recursing on what is left enumerates every decomposition (memoized per key; only the small
+    class id is stored, the vectors themselves are shared).
     """
-    vec = _PART_VEC.get(key)
-    if vec is not None:
-        return vec
+    cid = _PART_CID.get(key)
+    if cid is not None:
+        return cid
     i = next((r for r, n in enumerate(key) if n), None)
     if i is None:
         vec = (0, 0, 0, 0, 0, _NEG, _NEG, _NEG, _NEG, _NEG)
@@ -128,8 +135,9 @@ def _vector(key: Key) -> tuple[int, ...]:
                 if sub[k] + 1 > best[5 + k]:
                     best[5 + k] = sub[k] + 1
         vec = tuple(v if j < 5 or v > 0 else _NEG for j, v in enumerate(best))
-    _PART_VEC[key] = vec
-    return vec
+    cid = _intern(vec)
+    _PART_CID[key] = cid
+    return cid
 
 
 def _comb_fill(a: int, b: int) -> int:
@@ -153,7 +161,7 @@ def _info(key: Key) -> tuple[int, ...]:
     info = _INFO.get(key)
     if info is not None:
         return info
-    cid = _intern(_vector(key))
+    cid = _part_cid(key)
     pairs_q = sum(n // 2 for n in key)
     pairs = sum(1 for n in key if n >= 2)
     if len(key) == 9:
@@ -163,9 +171,10 @@ def _info(key: Key) -> tuple[int, ...]:
         ends = key
         res = (0, 0, 0)
     # class ids of the key less one copy of each present rank of residue class 0/1/2 (knitted straight)
-    ks = tuple(_intern(_vector(_minus(key, tuple(r for r in (j, j + 3, j + 6) if key[r])))) if len(key) == 9
+    ks = tuple(_part_cid(_minus(key, tuple(r for r in (j, j + 3, j + 6) if key[r]))) if len(key) == 9
                else cid for j in range(3))
     info = (cid, pairs_q, pairs, sum(1 for n in ends if n), int(any(n >= 2 for n in ends))) + res + ks
+    info = _INFO_SHARED.setdefault(info, info)  # few distinct summaries: share them across keys
     _INFO[key] = info
     return info
 
