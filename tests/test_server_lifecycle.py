@@ -11,6 +11,7 @@ from typing import Any
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from server_harness import ServerProcess
 
 from engine.tiles import parse_tiles
@@ -21,6 +22,7 @@ pytestmark = pytest.mark.integration
 
 # Issue 4: after a SIGKILL the pool must be whole again within this many seconds.
 REPLACE_WITHIN_S = 2.0
+SERVICE = "mahjong.v1.MahjongEngine"
 
 
 def T(text: str) -> list[int]:
@@ -79,6 +81,7 @@ def test_sigterm_under_load_answers_every_accepted_call() -> None:
     assert len(stops) == 2 and all(started == finished for started, finished in stops), log
     assert sum(started for started, _ in stops) == codes["OK"] + len(result["streams"]), (stops, codes)
     assert re.search(r"draining: [1-9]\d* calls in flight", log), log
+    assert result["health"] == [health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING]
 
 
 async def _sigterm_scenario(srv: ServerProcess) -> dict[str, Any]:
@@ -103,19 +106,31 @@ async def _sigterm_scenario(srv: ServerProcess) -> dict[str, Any]:
         assert await call.read() == grpc.aio.EOF
         return (await call.code()).name, answered
 
+    # A health watcher sees SERVING, then NOT_SERVING once the drain starts.
+    watch = health_pb2_grpc.HealthStub(chans[0]).Watch(health_pb2.HealthCheckRequest(service=SERVICE), timeout=30)
+    first = await watch.read()
+
+    async def watch_drain() -> list[int]:
+        seen = [first.status]
+        while seen[-1] == health_pb2.HealthCheckResponse.SERVING:
+            seen.append((await watch.read()).status)
+        watch.cancel()  # a watch never ends by itself; it would hold the drain for the whole grace
+        return seen
+
     streams = [asyncio.create_task(stream(k)) for k in range(8)]
     loops = [asyncio.create_task(unary_loop(stubs[i % len(stubs)], codes, stop, until_unavailable=True))
              for i in range(24)]
     await asyncio.sleep(1.0)
     srv.proc.send_signal(15)
     sigterm_sent.set()
+    watched = await asyncio.wait_for(watch_drain(), 10)
     stream_results = await asyncio.gather(*streams)
     await asyncio.wait(loops, timeout=20)
     stop.set()
     await asyncio.gather(*loops)
     for c in chans:
         await c.close()
-    return {"codes": codes, "streams": stream_results}
+    return {"codes": codes, "streams": stream_results, "health": watched}
 
 
 def test_sigkilled_worker_is_replaced_and_metrics_keep_answering() -> None:
