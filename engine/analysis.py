@@ -466,7 +466,10 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         raise TileCountError(f"concealed: an analysed hand has 13 or 14 tiles (kongs as 3), got {size}", "concealed")
     c = to_counts(hand.all_concealed())
     m = len(hand.melds)
-    held = hand.counts()
+    held = c[:]  # copies the player holds: concealed (with any winning tile) and melds
+    for meld in hand.melds:
+        for t in meld.tiles:
+            held[t] += 1
     seen = to_counts(visible) if visible else [0] * NUM_KINDS
     keys, infos = _parts(c)
     by_shape = _by_shape(keys, infos, m, allow_quad_pairs)
