@@ -9,8 +9,8 @@ a set worth 2 and a partial set 1, plus 1 for the pair.
 Why it is fast: a suit's contribution depends only on its nine counts. For each suit key we
 keep a vector f[p][k] = the best value (2 per set, 1 per partial set, +1 for the pair if p) its
 tiles give when at most k groups (0-4) are counted. Vectors of two parts combine by a max-plus
-convolution, which is associative; the few hundred distinct vectors are interned as small
-integers, and the combination of two ids is memoized. A hand then costs four dictionary
+convolution, which is associative; the distinct vectors (69 over every suit key) are interned
+as small integers, and the combination of two ids is memoized. A hand then costs four dictionary
 look-ups (three suits and the honours), three combination look-ups and one table read.
 Special shapes (seven pairs, thirteen orphans, honours-and-knitted, knitted straight) are read
 from per-suit summaries kept in the same memo entry. All memos fill on first use; they are
@@ -57,8 +57,6 @@ _COMPLETIONS: dict[Key, tuple[int | None, tuple[int, ...], tuple[int, ...]]] = {
 _PERMS = tuple(permutations(range(3)))  # residue class given to each suit in a knitted pattern
 _PATTERNS = {p: tuple(9 * s + p[s] + 3 * j for s in range(3) for j in range(3)) for p in _PERMS}
 _ORPHANS = TERMINALS_AND_HONORS
-_SHAPES_NO_MELD = (ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS,
-                   ShapeKind.HONORS_KNITTED, ShapeKind.KNITTED_STRAIGHT)
 
 
 # ---------------------------------------------------------------------------------------------
