@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import queue
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -90,3 +91,18 @@ def test_tls(tmp_path: Path) -> None:
         with grpc.insecure_channel(srv.address) as ch, pytest.raises(grpc.RpcError) as info:
             mahjong_pb2_grpc.MahjongEngineStub(ch).ListFans(pb.ListFansRequest(), timeout=3)
         assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+
+
+def test_max_concurrent_rpcs_is_resource_exhausted() -> None:
+    with ServerProcess("--max-concurrent-rpcs", "1", workers=1) as srv, grpc.insecure_channel(srv.address) as ch:
+        stub = mahjong_pb2_grpc.MahjongEngineStub(ch)
+        requests: queue.Queue[pb.PlayRequest | None] = queue.Queue()
+        play = stub.Play(iter(requests.get, None), timeout=30)  # holds the worker's only call slot
+        requests.put(pb.PlayRequest(id="1", analyze=pb.AnalyzeRequest(hand=pb.Hand(concealed=T("123456789m1122z")))))
+        assert next(play).id == "1"
+        with pytest.raises(grpc.RpcError) as info:
+            stub.ListFans(pb.ListFansRequest(), timeout=10)
+        assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        requests.put(None)
+        assert list(play) == []
+        assert stub.ListFans(pb.ListFansRequest(), timeout=10).rule_set == "mcr"  # the slot is free again
