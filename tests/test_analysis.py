@@ -291,7 +291,8 @@ def test_cold_memos_filled_from_many_threads_agree_with_serial() -> None:
     from pathlib import Path
 
     script = """
-import random, threading
+import random, sys, threading
+sys.setswitchinterval(1e-6)  # switch threads as often as possible
 from engine import analysis
 from engine.hand import make_hand
 rng = random.Random(12)
