@@ -1,9 +1,13 @@
 """One small rule per fan, registered under the fan's official id (see catalogue.py for names/points).
 
-Three kinds, by what they look at:
-- HAND fans: the tiles and the situation only, the same for every decomposition -> bool.
+Four kinds, by what they look at:
+- TILE fans: only which kinds the hand holds (`TileFacts`) -> bool; memoized per presence mask.
+- SITUATION fans: only the circumstances of the win (`Situation`) -> bool; memoized on them.
+- HAND fans: the whole hand, the same for every decomposition -> a count.
 - SET fans: one decomposition -> a list of hits, each hit the tuple of set indices it was scored on
-  (several hits = the fan counted several times; [] = not scored).
+  (several hits = the fan counted several times; [] = not scored). Each declares the decomposition
+  `features` it needs (facts.py: cheap necessary conditions); it is only asked when they are present,
+  and it still checks everything itself.
 - COMBO fans: relations between two, three or four chows or pungs -> a predicate on their sorted
   tiles. Which combinations may be counted together is the scoring mechanism's job
   (scoring.combinations), not the predicates'.
@@ -13,41 +17,65 @@ Exclusions (不计) are never written here; they are catalogue data.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
+from engine.rules.mcr import facts as F
 from engine.rules.mcr.facts import (
     DRAGON_TILES,
-    GREEN,
-    REVERSIBLE,
+    GREEN_MASK,
+    REVERSIBLE_MASK,
+    SUITED,
+    TERMINAL_RANKS,
     WIND_TILES,
     HandFacts,
     SetFacts,
+    Situation,
+    TileFacts,
     is_terminal_or_honor,
     rank,
+    ranks_mask,
     suit,
 )
 from engine.shapes import ShapeKind
 
+TileRule = Callable[[TileFacts], bool]
+SituationRule = Callable[[Situation], bool]
 HandRule = Callable[[HandFacts], int]  # a count; True/False count 1/0
 SetRule = Callable[[HandFacts, SetFacts], list[tuple[int, ...]]]
 ComboRule = Callable[[tuple[int, ...]], bool]
 
+TILES: dict[int, TileRule] = {}
+SITUATION: dict[int, SituationRule] = {}
 HAND: dict[int, HandRule] = {}
-SETS: dict[int, SetRule] = {}
+SETS: dict[int, tuple[int, SetRule]] = {}  # fan id -> (features needed, rule)
 # family ("chow" / "pung") -> arity -> [(fan id, rule)], in the order they are tried
 COMBOS: dict[str, dict[int, list[tuple[int, ComboRule]]]] = {"chow": {2: [], 3: [], 4: []},
                                                             "pung": {2: [], 3: [], 4: []}}
 
 
-def hand_fan(fan_id: int) -> Callable[[HandRule], HandRule]:
-    def register(fn: HandRule) -> HandRule:
-        HAND[fan_id] = fn
+def _register(table: dict, fan_id: int) -> Callable:
+    def register(fn: Callable) -> Callable:
+        table[fan_id] = fn
         return fn
     return register
 
 
-def set_fan(fan_id: int) -> Callable[[SetRule], SetRule]:
+def tile_fan(fan_id: int) -> Callable[[TileRule], TileRule]:
+    return _register(TILES, fan_id)
+
+
+def situation_fan(fan_id: int) -> Callable[[SituationRule], SituationRule]:
+    return _register(SITUATION, fan_id)
+
+
+def hand_fan(fan_id: int) -> Callable[[HandRule], HandRule]:
+    return _register(HAND, fan_id)
+
+
+def set_fan(fan_id: int, needs: int = 0) -> Callable[[SetRule], SetRule]:
+    """`needs`: feature bits (facts.py) that must all be present for the fan to be possible."""
     def register(fn: SetRule) -> SetRule:
-        SETS[fan_id] = fn
+        SETS[fan_id] = (needs, fn)
         return fn
     return register
 
@@ -59,183 +87,186 @@ def combo_fan(fan_id: int, family: str, arity: int) -> Callable[[ComboRule], Com
     return register
 
 
+@lru_cache(maxsize=4096)
+def tile_fans(tiles: TileFacts) -> tuple[int, ...]:
+    """The tile fans of a presence mask (its `TileFacts`), in id order."""
+    return tuple(sorted(fid for fid, rule in TILES.items() if rule(tiles)))
+
+
+@lru_cache(maxsize=1024)
+def situation_fans(situation: Situation) -> tuple[int, ...]:
+    return tuple(sorted(fid for fid, rule in SITUATION.items() if rule(situation)))
+
+
+@lru_cache(maxsize=1024)
+def set_rules_for(features: int) -> tuple[tuple[int, SetRule], ...]:
+    """The set fans whose needs a decomposition with these features meets, in registration order."""
+    return tuple((fid, rule) for fid, (needs, rule) in SETS.items() if features & needs == needs)
+
+
 def _all(sf: SetFacts) -> tuple[int, ...]:
-    return tuple(range(len(sf.decomposition.sets)))
+    return sf.all_sets
 
 
-def _suits(h: HandFacts) -> tuple[int, bool]:
-    """(number of the three suits absent, honours present)."""
-    present = {suit(t) for t in h.kinds}
-    return sum(1 for s in (0, 1, 2) if s not in present), 3 in present
+# ---------------------------------------------------------------- tiles: colours (suits)
+
+@tile_fan(22)  # Full Flush: one suit, no honours
+def full_flush(t: TileFacts) -> bool:
+    return t.suits_absent == 2 and not t.honors
 
 
-def _ranks(h: HandFacts) -> set[int] | None:
-    """Ranks used, or None when there is an honour."""
-    if h.kinds[-1] >= 27:
-        return None
-    return {rank(t) for t in h.kinds}
+@tile_fan(49)  # Half Flush: one suit plus honours
+def half_flush(t: TileFacts) -> bool:
+    return t.suits_absent == 2 and t.honors
 
 
-# ---------------------------------------------------------------- hand: colours (suits)
-
-@hand_fan(22)  # Full Flush: one suit, no honours
-def full_flush(h: HandFacts) -> bool:
-    voided, honors = _suits(h)
-    return voided == 2 and not honors
+@tile_fan(75)  # One Voided Suit: exactly one of the three suits missing
+def one_voided_suit(t: TileFacts) -> bool:
+    return t.suits_absent == 1
 
 
-@hand_fan(49)  # Half Flush: one suit plus honours
-def half_flush(h: HandFacts) -> bool:
-    voided, honors = _suits(h)
-    return voided == 2 and honors
+@tile_fan(76)  # No Honors
+def no_honors(t: TileFacts) -> bool:
+    return not t.honors
 
 
-@hand_fan(75)  # One Voided Suit: exactly one of the three suits missing
-def one_voided_suit(h: HandFacts) -> bool:
-    return _suits(h)[0] == 1
+@tile_fan(51)  # All Types: three suits, a wind and a dragon
+def all_types(t: TileFacts) -> bool:
+    return t.suits_absent == 0 and t.winds and t.dragons
 
 
-@hand_fan(76)  # No Honors
-def no_honors(h: HandFacts) -> bool:
-    return h.kinds[-1] < 27
+# ---------------------------------------------------------------- tiles: tile kinds
+
+@tile_fan(68)  # All Simples: no terminal, no honour
+def all_simples(t: TileFacts) -> bool:
+    return not t.honors and not t.rank_union & TERMINAL_RANKS
 
 
-@hand_fan(51)  # All Types: three suits, a wind and a dragon
-def all_types(h: HandFacts) -> bool:
-    c = h.counts
-    return (_suits(h)[0] == 0 and any(c[t] for t in WIND_TILES) and any(c[t] for t in DRAGON_TILES))
+@tile_fan(40)  # Reversible Tiles
+def reversible(t: TileFacts) -> bool:
+    return not t.present & ~REVERSIBLE_MASK
 
 
-# ---------------------------------------------------------------- hand: tile kinds
-
-@hand_fan(68)  # All Simples: no terminal, no honour
-def all_simples(h: HandFacts) -> bool:
-    return not any(is_terminal_or_honor(t) for t in h.kinds)
+@tile_fan(3)  # All Green
+def all_green(t: TileFacts) -> bool:
+    return not t.present & ~GREEN_MASK
 
 
-@hand_fan(40)  # Reversible Tiles
-def reversible(h: HandFacts) -> bool:
-    return all(t in REVERSIBLE for t in h.kinds)
+@tile_fan(11)  # All Honors
+def all_honors(t: TileFacts) -> bool:
+    return not t.present & SUITED
 
 
-@hand_fan(3)  # All Green
-def all_green(h: HandFacts) -> bool:
-    return all(t in GREEN for t in h.kinds)
+@tile_fan(8)  # All Terminals: only 1s and 9s
+def all_terminals(t: TileFacts) -> bool:
+    return not t.honors and not t.rank_union & ~TERMINAL_RANKS
 
 
-@hand_fan(11)  # All Honors
-def all_honors(h: HandFacts) -> bool:
-    return h.kinds[0] >= 27
+@tile_fan(18)  # All Terminals and Honors
+def all_terminals_and_honors(t: TileFacts) -> bool:
+    return not t.rank_union & ~TERMINAL_RANKS
 
 
-@hand_fan(8)  # All Terminals: only 1s and 9s
-def all_terminals(h: HandFacts) -> bool:
-    return all(t < 27 and t % 9 in (0, 8) for t in h.kinds)
+# ---------------------------------------------------------------- tiles: rank ranges
+
+def _ranks_within(t: TileFacts, *ranks: int) -> bool:
+    """No honour, and every suited tile has one of `ranks`."""
+    return not t.honors and not t.rank_union & ~ranks_mask(ranks)
 
 
-@hand_fan(18)  # All Terminals and Honors
-def all_terminals_and_honors(h: HandFacts) -> bool:
-    return all(is_terminal_or_honor(t) for t in h.kinds)
+@tile_fan(27)  # Lower Tiles: only 1 2 3
+def lower_tiles(t: TileFacts) -> bool:
+    return _ranks_within(t, 1, 2, 3)
 
 
-# ---------------------------------------------------------------- hand: rank ranges
-
-@hand_fan(27)  # Lower Tiles: only 1 2 3
-def lower_tiles(h: HandFacts) -> bool:
-    r = _ranks(h)
-    return r is not None and r <= {1, 2, 3}
+@tile_fan(37)  # Lower Four: only 1-4
+def lower_four(t: TileFacts) -> bool:
+    return _ranks_within(t, 1, 2, 3, 4)
 
 
-@hand_fan(37)  # Lower Four: only 1-4
-def lower_four(h: HandFacts) -> bool:
-    r = _ranks(h)
-    return r is not None and r <= {1, 2, 3, 4}
+@tile_fan(25)  # Upper Tiles: only 7 8 9
+def upper_tiles(t: TileFacts) -> bool:
+    return _ranks_within(t, 7, 8, 9)
 
 
-@hand_fan(25)  # Upper Tiles: only 7 8 9
-def upper_tiles(h: HandFacts) -> bool:
-    r = _ranks(h)
-    return r is not None and r <= {7, 8, 9}
+@tile_fan(36)  # Upper Four: only 6-9
+def upper_four(t: TileFacts) -> bool:
+    return _ranks_within(t, 6, 7, 8, 9)
 
 
-@hand_fan(36)  # Upper Four: only 6-9
-def upper_four(h: HandFacts) -> bool:
-    r = _ranks(h)
-    return r is not None and r <= {6, 7, 8, 9}
+@tile_fan(26)  # Middle Tiles: only 4 5 6
+def middle_tiles(t: TileFacts) -> bool:
+    return _ranks_within(t, 4, 5, 6)
 
 
-@hand_fan(26)  # Middle Tiles: only 4 5 6
-def middle_tiles(h: HandFacts) -> bool:
-    r = _ranks(h)
-    return r is not None and r <= {4, 5, 6}
+# ---------------------------------------------------------------- the situation
+
+@situation_fan(80)  # Self-Drawn
+def self_drawn(s: Situation) -> bool:
+    return s.self_drawn
 
 
-# ---------------------------------------------------------------- hand: the situation
-
-@hand_fan(80)  # Self-Drawn
-def self_drawn(h: HandFacts) -> bool:
-    return h.self_drawn
+@situation_fan(58)  # Last Tile (和绝张)
+def last_tile(s: Situation) -> bool:
+    return s.last_of_kind
 
 
-@hand_fan(58)  # Last Tile (和绝张)
-def last_tile(h: HandFacts) -> bool:
-    return h.last_of_kind
+@situation_fan(44)  # Last Tile Draw (妙手回春): self-drawn last tile of the wall
+def last_tile_draw(s: Situation) -> bool:
+    return s.last_wall_tile and s.self_drawn
 
 
-@hand_fan(44)  # Last Tile Draw (妙手回春): self-drawn last tile of the wall
-def last_tile_draw(h: HandFacts) -> bool:
-    return h.ctx.last_wall_tile and h.self_drawn
+@situation_fan(45)  # Last Tile Claim (海底捞月): the discard after the last wall tile
+def last_tile_claim(s: Situation) -> bool:
+    return s.last_wall_tile and not s.self_drawn
 
 
-@hand_fan(45)  # Last Tile Claim (海底捞月): the discard after the last wall tile
-def last_tile_claim(h: HandFacts) -> bool:
-    return h.ctx.last_wall_tile and not h.self_drawn
+@situation_fan(46)  # Out with Replacement Tile (杠上开花)
+def replacement_tile(s: Situation) -> bool:
+    return s.replacement_tile
 
 
-@hand_fan(46)  # Out with Replacement Tile (杠上开花)
-def replacement_tile(h: HandFacts) -> bool:
-    return h.ctx.replacement_tile
+@situation_fan(47)  # Robbing The Kong (抢杠和)
+def robbing_the_kong(s: Situation) -> bool:
+    return s.robbing_kong
 
 
-@hand_fan(47)  # Robbing The Kong (抢杠和)
-def robbing_the_kong(h: HandFacts) -> bool:
-    return h.ctx.robbing_kong
+@situation_fan(56)  # Fully Concealed Hand: nothing claimed, self-drawn
+def fully_concealed(s: Situation) -> bool:
+    return s.melded_sets == 0 and s.self_drawn
 
 
-@hand_fan(56)  # Fully Concealed Hand: nothing claimed, self-drawn
-def fully_concealed(h: HandFacts) -> bool:
-    return h.melded_sets == 0 and h.self_drawn
+@situation_fan(62)  # Concealed Hand: nothing claimed, won on a discard
+def concealed_hand(s: Situation) -> bool:
+    return s.melded_sets == 0 and not s.self_drawn
 
 
-@hand_fan(62)  # Concealed Hand: nothing claimed, won on a discard
-def concealed_hand(h: HandFacts) -> bool:
-    return h.melded_sets == 0 and not h.self_drawn
+@situation_fan(52)  # Melded Hand: four claimed sets, won on a discard
+def melded_hand(s: Situation) -> bool:
+    return s.melded_sets == 4 and not s.self_drawn
 
 
-@hand_fan(52)  # Melded Hand: four claimed sets, won on a discard
-def melded_hand(h: HandFacts) -> bool:
-    return h.melded_sets == 4 and not h.self_drawn
-
+# ---------------------------------------------------------------- hand: tile counts
 
 @hand_fan(64)  # Tile Hog: all four of a kind used without being a kong, counted per kind
 def tile_hog(h: HandFacts) -> int:
-    return sum(1 for t in h.kinds if h.counts[t] == 4) - h.n_kongs
+    return h.counts.count(4) - h.n_kongs
 
 
 # ---------------------------------------------------------------- sets: special shapes
 
-@set_fan(7)  # Thirteen Orphans
+@set_fan(7, needs=F.SPECIAL)  # Thirteen Orphans
 def thirteen_orphans(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [()] if sf.decomposition.kind == ShapeKind.THIRTEEN_ORPHANS else []
 
 
-@set_fan(19)  # Seven Pairs
+@set_fan(19, needs=F.SPECIAL)  # Seven Pairs
 def seven_pairs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     d = sf.decomposition
     return [_all(sf)] if d.kind == ShapeKind.SEVEN_PAIRS and not _shifted_pairs(sf) else []
 
 
-@set_fan(6)  # Seven Shifted Pairs: seven consecutive pairs of one suit
+@set_fan(6, needs=F.SPECIAL)  # Seven Shifted Pairs: seven consecutive pairs of one suit
 def seven_shifted_pairs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if sf.decomposition.kind == ShapeKind.SEVEN_PAIRS and _shifted_pairs(sf) else []
 
@@ -246,31 +277,32 @@ def _shifted_pairs(sf: SetFacts) -> bool:
     return f < 27 and f % 9 <= 2 and firsts == list(range(f, f + 7))
 
 
-@set_fan(34)  # Lesser Honors and Knitted Tiles
+@set_fan(34, needs=F.SPECIAL)  # Lesser Honors and Knitted Tiles
 def lesser_honors_knitted(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     if sf.decomposition.kind != ShapeKind.HONORS_KNITTED:
         return []
     return [] if all(h.counts[t] for t in range(27, 34)) else [()]
 
 
-@set_fan(20)  # Greater Honors and Knitted Tiles: all seven honours
+@set_fan(20, needs=F.SPECIAL)  # Greater Honors and Knitted Tiles: all seven honours
 def greater_honors_knitted(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     if sf.decomposition.kind != ShapeKind.HONORS_KNITTED:
         return []
     return [()] if all(h.counts[t] for t in range(27, 34)) else []
 
 
-@set_fan(35)  # Knitted Straight: 147/258/369 in three suits (also inside honours-and-knitted)
+@set_fan(35, needs=F.SPECIAL)  # Knitted Straight: 147/258/369 in three suits (also inside honours-and-knitted)
 def knitted_straight(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     d = sf.decomposition
     if d.kind == ShapeKind.KNITTED_STRAIGHT:
         return [()]
-    if d.kind == ShapeKind.HONORS_KNITTED and sum(1 for t in h.kinds if t < 27) == 9:
+    if d.kind == ShapeKind.HONORS_KNITTED and h.tiles.suited_kinds == 9:
         return [()]
     return []
 
 
-@set_fan(4)  # Nine Gates: 1112345678999 of one suit concealed, any tile of that suit wins
+# Nine Gates: 1112345678999 of one suit concealed, any tile of that suit wins
+@set_fan(4, needs=F.STANDARD | F.NO_MELDS)
 def nine_gates(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     if h.n_melds or not sf.standard:
         return []
@@ -285,29 +317,29 @@ def nine_gates(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
 
 # ---------------------------------------------------------------- sets: pungs and kongs
 
-@set_fan(59)  # Dragon Pung, per pung
+@set_fan(59, needs=F.DRAGON_PUNG)  # Dragon Pung, per pung
 def dragon_pung(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [(p.index,) for p in sf.pungs if p.tile >= 31]
 
 
-@set_fan(73)  # Pung of Terminals or Honors (winds; dragons score Dragon Pung), per pung
+@set_fan(73, needs=F.TERMINAL_PUNG)  # Pung of Terminals or Honors (winds; dragons score Dragon Pung), per pung
 def pung_terminals_honors(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [(p.index,) for p in sf.pungs if p.tile < 31 and is_terminal_or_honor(p.tile)]
 
 
-@set_fan(60)  # Prevalent Wind
+@set_fan(60, needs=F.WIND_PUNG)  # Prevalent Wind
 def prevalent_wind(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     w = 27 + int(h.ctx.prevalent_wind)
     return [(p.index,) for p in sf.pungs if p.tile == w]
 
 
-@set_fan(61)  # Seat Wind
+@set_fan(61, needs=F.WIND_PUNG)  # Seat Wind
 def seat_wind(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     w = 27 + int(h.ctx.seat_wind)
     return [(p.index,) for p in sf.pungs if p.tile == w]
 
 
-@set_fan(48)  # All Pungs
+@set_fan(48, needs=F.STANDARD | F.FOUR_PUNGS)  # All Pungs
 def all_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if sf.standard and len(sf.pungs) == 4 else []
 
@@ -318,17 +350,17 @@ def _concealed_pungs(sf: SetFacts, n: int) -> list[tuple[int, ...]]:
     return [tuple(p.index for p in sf.pungs if p.concealed)]
 
 
-@set_fan(66)  # Two Concealed Pungs (concealed kongs count as concealed pungs)
+@set_fan(66, needs=F.TWO_CONCEALED)  # Two Concealed Pungs (concealed kongs count as concealed pungs)
 def two_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return _concealed_pungs(sf, 2)
 
 
-@set_fan(33)  # Three Concealed Pungs
+@set_fan(33, needs=F.TWO_CONCEALED)  # Three Concealed Pungs
 def three_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return _concealed_pungs(sf, 3)
 
 
-@set_fan(12)  # Four Concealed Pungs
+@set_fan(12, needs=F.TWO_CONCEALED)  # Four Concealed Pungs
 def four_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return _concealed_pungs(sf, 4)
 
@@ -338,51 +370,51 @@ def _kongs(sf: SetFacts, concealed: bool | None) -> tuple[int, ...]:
     return tuple(p.index for p in sf.pungs if p.kong and (concealed is None or p.concealed == concealed))
 
 
-@set_fan(74)  # Melded Kong
+@set_fan(74, needs=F.KONGS)  # Melded Kong
 def melded_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, False)] if sf.melded_kongs >= 1 else []
 
 
-@set_fan(67)  # Concealed Kong
+@set_fan(67, needs=F.KONGS)  # Concealed Kong
 def concealed_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, True)] if sf.concealed_kongs >= 1 else []
 
 
-@set_fan(57)  # Two Melded Kongs
+@set_fan(57, needs=F.KONGS)  # Two Melded Kongs
 def two_melded_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, False)] if sf.melded_kongs >= 2 else []
 
 
-@set_fan(53)  # Two Concealed Kongs
+@set_fan(53, needs=F.KONGS)  # Two Concealed Kongs
 def two_concealed_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, True)] if sf.concealed_kongs >= 2 else []
 
 
-@set_fan(82)  # Concealed Kong and Melded Kong (pymahjonggb's 5-point fan)
+@set_fan(82, needs=F.KONGS)  # Concealed Kong and Melded Kong (pymahjonggb's 5-point fan)
 def concealed_and_melded_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, None)] if sf.melded_kongs >= 1 and sf.concealed_kongs >= 1 else []
 
 
-@set_fan(17)  # Three Kongs
+@set_fan(17, needs=F.KONGS)  # Three Kongs
 def three_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, None)] if sf.melded_kongs + sf.concealed_kongs == 3 else []
 
 
-@set_fan(5)  # Four Kongs
+@set_fan(5, needs=F.KONGS)  # Four Kongs
 def four_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, None)] if sf.melded_kongs + sf.concealed_kongs == 4 else []
 
 
 # ---------------------------------------------------------------- sets: the pair with the sets
 
-@set_fan(63)  # All Chows: only chows and a suited pair
+@set_fan(63, needs=F.NO_PUNGS)  # All Chows: only chows and a suited pair
 def all_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     if sf.pungs or sf.pair is None or sf.pair >= 27 or sf.decomposition.kind == ShapeKind.SEVEN_PAIRS:
         return []
     return [_all(sf)]
 
 
-@set_fan(10)  # Little Three Dragons: two dragon pungs and a dragon pair
+@set_fan(10, needs=F.DRAGON_PUNG)  # Little Three Dragons: two dragon pungs and a dragon pair
 def little_three_dragons(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     dragons = [p.index for p in sf.pungs if p.tile >= 31]
     if len(dragons) == 2 and sf.pair is not None and sf.pair >= 31:
@@ -390,7 +422,7 @@ def little_three_dragons(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return []
 
 
-@set_fan(9)  # Little Four Winds: three wind pungs and a wind pair
+@set_fan(9, needs=F.WIND_PUNG)  # Little Four Winds: three wind pungs and a wind pair
 def little_four_winds(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     winds = [p.index for p in sf.pungs if 27 <= p.tile <= 30]
     if len(winds) == 3 and sf.pair is not None and 27 <= sf.pair <= 30:
@@ -398,12 +430,12 @@ def little_four_winds(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return []
 
 
-@set_fan(13)  # Pure Terminal Chows: 123 123 789 789 of one suit, pair of 5 of that suit
+@set_fan(13, needs=F.FOUR_CHOWS)  # Pure Terminal Chows: 123 123 789 789 of one suit, pair of 5 of that suit
 def pure_terminal_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if _terminal_chows(sf, pure=True) else []
 
 
-@set_fan(29)  # Three-Suited Terminal Chows: 123 and 789 in two suits, pair of 5 in the third
+@set_fan(29, needs=F.FOUR_CHOWS)  # Three-Suited Terminal Chows: 123 and 789 in two suits, pair of 5 in the third
 def three_suited_terminal_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if _terminal_chows(sf, pure=False) else []
 
@@ -422,57 +454,34 @@ def _terminal_chows(sf: SetFacts, pure: bool) -> bool:
 
 # ---------------------------------------------------------------- sets: what every set contains
 
-def _set_traits(sf: SetFacts) -> tuple[int, int, int]:
-    """(sets holding a terminal or honour, sets holding a 5, sets that are even pungs/pair)."""
-    outside = five = even = 0
-    for s in sf.decomposition.sets:
-        f = s.first
-        if f >= 27:
-            outside += 1
-            continue
-        r = f % 9 + 1
-        if s.kind == 1:  # chow, by its lowest tile
-            if r in (1, 7):
-                outside += 1
-            elif r in (3, 4, 5):
-                five += 1
-        elif r in (1, 9):
-            outside += 1
-        elif r == 5:
-            five += 1
-        elif r % 2 == 0:
-            even += 1
-    return outside, five, even
-
-
-@set_fan(55)  # Outside Hand: every set and the pair hold a terminal or honour
+@set_fan(55, needs=F.STANDARD)  # Outside Hand: every set and the pair hold a terminal or honour
 def outside_hand(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
-    return [_all(sf)] if sf.standard and _set_traits(sf)[0] == 5 else []
+    return [_all(sf)] if sf.standard and sf.outside == 5 else []
 
 
-@set_fan(31)  # All Five: every set and the pair hold a 5
+@set_fan(31, needs=F.STANDARD)  # All Five: every set and the pair hold a 5
 def all_five(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
-    return [_all(sf)] if sf.standard and _set_traits(sf)[1] == 5 else []
+    return [_all(sf)] if sf.standard and sf.fives == 5 else []
 
 
-@set_fan(21)  # All Even Pungs: four pungs and the pair of 2 4 6 8
+@set_fan(21, needs=F.STANDARD | F.FOUR_PUNGS)  # All Even Pungs: four pungs and the pair of 2 4 6 8
 def all_even_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
-    return [_all(sf)] if sf.standard and _set_traits(sf)[2] == 5 else []
+    return [_all(sf)] if sf.standard and sf.evens == 5 else []
 
 
 # ---------------------------------------------------------------- sets: how the winning tile came
 
-@set_fan(77)  # Edge Wait: the only wait, at the end of a concealed chow (12 waiting on 3)
+@set_fan(77, needs=F.WIN_IN_HAND)  # Edge Wait: the only wait, at the end of a concealed chow (12 waiting on 3)
 def edge_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [(sf.win_index,)] if _wait_kind(h, sf) == 77 else []  # type: ignore[list-item]
 
 
-@set_fan(78)  # Closed Wait: the only wait, inside a concealed chow (13 waiting on 2)
+@set_fan(78, needs=F.WIN_IN_HAND)  # Closed Wait: the only wait, inside a concealed chow (13 waiting on 2)
 def closed_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [(sf.win_index,)] if _wait_kind(h, sf) == 78 else []  # type: ignore[list-item]
 
 
-@set_fan(79)  # Single Wait: the only wait, on the pair
+@set_fan(79, needs=F.WIN_IN_HAND)  # Single Wait: the only wait, on the pair
 def single_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [(sf.win_index,)] if _wait_kind(h, sf) == 79 else []  # type: ignore[list-item]
 

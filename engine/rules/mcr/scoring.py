@@ -21,19 +21,20 @@ the winning tile.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations as _subsets
 
 from engine.hand import Hand, WinContext
 from engine.results import Evaluation, FanHit, Scoring
 from engine.rules.mcr import predicates as P
 from engine.rules.mcr.catalogue import BY_ID, CONSUMES, EXCLUDES, FLOWER_TILES
-from engine.rules.mcr.facts import HandFacts, SetFacts, hand_facts, set_facts
+from engine.rules.mcr.facts import STANDARD, HandFacts, SetFacts
 from engine.shapes import Decomposition, ShapeKind, decompositions
 
 # Visit order for exclusions: highest value first, then official id.
 _ORDER = sorted(BY_ID, key=lambda i: (-BY_ID[i].points, i))
 _RANK = {fid: n for n, fid in enumerate(_ORDER)}
+_POINTS = {fid: f.points for fid, f in BY_ID.items()}
 # Fans about the situation rather than the tiles: they point at the winning tile.
 _SITUATIONAL = frozenset({44, 45, 46, 47, 52, 56, 58, 62, 80})
 # Sort key of a tile in the oracle's order (characters, bamboo, dots, honours).
@@ -105,65 +106,86 @@ def _account_once(found: list[tuple[int, tuple[int, ...]]], cap: int,
     return found
 
 
-def _raw_hits(h: HandFacts, hand_hits: dict[int, int], sf: SetFacts) -> dict[int, Hits]:
-    whole = tuple(range(len(sf.decomposition.sets)))
-    raw: dict[int, Hits] = {fid: [whole] * n for fid, n in hand_hits.items()}
-    for fid, rule in P.SETS.items():
+def _raw_hits(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], sf: SetFacts) -> dict[int, Hits]:
+    whole = sf.all_sets
+    raw: dict[int, Hits] = {fid: [whole] * n for fid, n in hand_hits}
+    for fid, rule in P.set_rules_for(sf.features):
         hits = rule(h, sf)
         if hits:
             raw[fid] = hits
-    if sf.decomposition.kind == ShapeKind.STANDARD:
-        if not (13 in raw or 29 in raw):  # the terminal-chow hands are their own chow combination
+    if sf.features & STANDARD:
+        # the terminal-chow hands are their own chow combination
+        if len(sf.chows) >= 2 and not (13 in raw or 29 in raw):
             for fid, sets in combinations("chow", sf.chows):
                 raw.setdefault(fid, []).append(sets)
-        for fid, sets in combinations("pung", [(p.tile, p.index) for p in sf.pungs]):
-            raw.setdefault(fid, []).append(sets)
+        if len(sf.pungs) >= 2:
+            for fid, sets in combinations("pung", [(p.tile, p.index) for p in sf.pungs]):
+                raw.setdefault(fid, []).append(sets)
     return raw
 
 
-def _apply_principles(raw: dict[int, Hits]) -> dict[int, Hits]:
+@lru_cache(maxsize=8192)
+def _exclusion_plan(fids: frozenset[int]) -> tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
+    """(fans kept, (consuming fan, its victims) pairs) for a set of candidate fans.
+
+    Depends only on which fans were found, so it is memoized on that set.
+    """
     excluded: set[int] = set()
-    consumed: dict[int, set[int]] = {}
-    for fid in sorted(raw, key=_RANK.__getitem__):
+    consumers: list[tuple[int, tuple[int, ...]]] = []
+    for fid in sorted(fids, key=_RANK.__getitem__):
         if fid in excluded:
             continue
         excluded |= EXCLUDES[fid]
-        for victim in CONSUMES.get(fid, ()):
-            bucket = consumed.setdefault(victim, set())
-            for hit in raw[fid]:
-                bucket.update(hit)
-    out: dict[int, Hits] = {}
-    for fid, hits in raw.items():
-        if fid in excluded:
-            continue
-        gone = consumed.get(fid)
-        if gone:
-            hits = [hit for hit in hits if not (len(hit) == 1 and hit[0] in gone)]
-        if hits:
-            out[fid] = hits
+        if fid in CONSUMES:
+            consumers.append((fid, CONSUMES[fid]))
+    return tuple(sorted(fids - excluded)), tuple(consumers)
+
+
+def _apply_principles(raw: dict[int, Hits]) -> dict[int, Hits]:
+    """The fans that count, in id order (see the module docstring)."""
+    kept, consumers = _exclusion_plan(frozenset(raw))
+    out = {fid: raw[fid] for fid in kept}
+    for fid, victims in consumers:
+        gone = {k for hit in raw[fid] for k in hit}
+        for victim in victims:
+            hits = out.get(victim)
+            if hits:
+                left = [hit for hit in hits if not (len(hit) == 1 and hit[0] in gone)]
+                if left:
+                    out[victim] = left
+                else:
+                    del out[victim]
     return out
 
 
-def score_decomposition(h: HandFacts, hand_hits: dict[int, int], d: Decomposition) -> Scoring:
-    sf = set_facts(d, h)
+@lru_cache(maxsize=65536)
+def _fan_hit(fid: int, count: int, set_indices: tuple[int, ...], tiles: tuple[int, ...]) -> FanHit:
+    """FanHits are immutable and recur across hands: interned rather than rebuilt."""
+    return FanHit(BY_ID[fid], count, set_indices, tiles)
+
+
+def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d: Decomposition) -> Scoring:
+    sf = SetFacts(d, h)
     fans = _apply_principles(_raw_hits(h, hand_hits, sf))
     if not fans:
-        fans = {CHICKEN: [tuple(range(len(d.sets)))]}
+        fans = {CHICKEN: [sf.all_sets]}
     win = (h.win,)
     out: list[FanHit] = []
-    for fid in sorted(fans):
-        hits = fans[fid]
-        indices = tuple(sorted({k for hit in hits for k in hit}))
+    base = 0
+    for fid, hits in fans.items():
         if fid in _SITUATIONAL:
-            out.append(FanHit(BY_ID[fid], len(hits), (), win))
+            hit = _fan_hit(fid, len(hits), (), win)
         elif not d.sets:
-            out.append(FanHit(BY_ID[fid], len(hits), (), d.knitted))
+            hit = _fan_hit(fid, len(hits), (), d.knitted)
+        elif len(hits) == 1:
+            hit = _fan_hit(fid, 1, tuple(sorted(hits[0])), d.knitted)
         else:
-            out.append(FanHit(BY_ID[fid], len(hits), indices, d.knitted))
-    base = sum(f.points for f in out)
+            hit = _fan_hit(fid, len(hits), tuple(sorted({k for hit in hits for k in hit})), d.knitted)
+        out.append(hit)
+        base += _POINTS[fid] * len(hits)
     flowers = h.ctx.flowers
     if flowers:
-        out.append(FanHit(BY_ID[FLOWER_TILES], flowers))
+        out.append(_fan_hit(FLOWER_TILES, flowers, (), ()))
     return Scoring(tuple(out), base + flowers, base >= 8, d)
 
 
@@ -227,14 +249,15 @@ def evaluate(hand: Hand, ctx: WinContext) -> Evaluation:
     decs = decompositions(hand, allow_quad_pairs=True)
     if not decs:
         return Evaluation(False)
-    h = hand_facts(hand, ctx)
-    hand_hits: dict[int, int] = {}
+    h = HandFacts(hand, ctx)
+    hand_hits = [(fid, 1) for fid in P.tile_fans(h.tiles)]
+    hand_hits += [(fid, 1) for fid in P.situation_fans(h.situation)]
     for fid, rule in P.HAND.items():
         n = int(rule(h))
         if n > 0:
-            hand_hits[fid] = n
+            hand_hits.append((fid, n))
+    hits = tuple(hand_hits)
     if len(decs) == 1:
-        only = score_decomposition(h, hand_hits, decs[0])
-        return Evaluation(True, only, ())
-    scored = rank([score_decomposition(h, hand_hits, d) for d in decs])
+        return Evaluation(True, score_decomposition(h, hits, decs[0]), ())
+    scored = rank([score_decomposition(h, hits, d) for d in decs])
     return Evaluation(True, scored[0], tuple(scored[1:]))
