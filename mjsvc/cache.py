@@ -137,10 +137,13 @@ def _has_wind(hand: Hand) -> bool:
 
 
 def context_key(ctx: WinContext, hand: Hand, relevant: Sequence[str] = _CONTEXT_FIELDS) -> tuple[Any, ...]:
-    """The context flags `relevant` to the rule set. Seat and prevalent wind score only through a set
-    of wind tiles, so a hand without any wind tile drops them (every seat shares one entry)."""
-    winds = _has_wind(hand)
-    return tuple(None if (not winds and name in _WIND_FIELDS) else getattr(ctx, name) for name in relevant)
+    """The context flags `relevant` to the rule set. Seat and prevalent wind score only through a set of
+    wind tiles, so for a hand without any wind tile only whether the seat is East (the dealer, which
+    decides whether 天胡 / 地胡 are possible) stays in the key, and every other seat shares one entry."""
+    if _has_wind(hand):
+        return tuple(getattr(ctx, name) for name in relevant)
+    return tuple((ctx.seat_wind == 0) if name == "seat_wind" else None if name == "prevalent_wind"
+                 else getattr(ctx, name) for name in relevant)
 
 
 def evaluate_key(rule_set: str, hand: Hand, ctx: WinContext,

@@ -218,7 +218,10 @@ def run(args: argparse.Namespace) -> int:
     metrics.set_build_info()
     http = None
     if cfg.metrics_port:
-        http, _ = start_http_server(cfg.metrics_port, cfg.metrics_host, registry=metrics.merged_registry())
+        try:
+            http, _ = start_http_server(cfg.metrics_port, cfg.metrics_host, registry=metrics.merged_registry())
+        except OSError as err:
+            raise SystemExit(f"cannot serve metrics on {cfg.metrics_host}:{cfg.metrics_port}: {err.strerror}") from None
         log.info("metrics on http://%s:%d/metrics", cfg.metrics_host, cfg.metrics_port)
     log.info("serving mahjong.v1.MahjongEngine on %s:%d with %d workers%s", cfg.host, cfg.port, cfg.n_workers,
              " over TLS" if cfg.tls_cert else "")

@@ -129,7 +129,11 @@ def test_evaluate_key_differs_on_what_matters() -> None:
 def test_winds_drop_out_of_the_key_without_wind_tiles() -> None:
     h = winning_hand(parse_tiles("123m456p789s1255m"), (), parse_tiles("3m")[0])
     assert evaluate_key("mcr", h, WinContext(seat_wind=Wind.NORTH, prevalent_wind=Wind.WEST)) == \
+        evaluate_key("mcr", h, WinContext(seat_wind=Wind.SOUTH))
+    # Whether the seat is East (the dealer) stays: it decides whether heavenly / earthly hands are possible.
+    assert evaluate_key("mcr", h, WinContext(seat_wind=Wind.EAST, prevalent_wind=Wind.WEST)) == \
         evaluate_key("mcr", h, WinContext())
+    assert evaluate_key("mcr", h, WinContext(seat_wind=Wind.SOUTH)) != evaluate_key("mcr", h, WinContext())
     with_wind_meld = winning_hand(parse_tiles("123m456p789s5m"), (pung(EAST),), parse_tiles("5m")[0])
     assert evaluate_key("mcr", with_wind_meld, WinContext(seat_wind=Wind.NORTH)) != \
         evaluate_key("mcr", with_wind_meld, WinContext())
