@@ -267,6 +267,34 @@ def _by_shape(keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds
             (ShapeKind.HONORS_KNITTED, 13 - max(present) - h[3]), (ShapeKind.KNITTED_STRAIGHT, ks))
 
 
+def _attaining(infos: tuple[tuple[int, ...], ...], n_melds: int,
+               allow_quad_pairs: bool) -> tuple[int, list[tuple[ShapeKind, int]]]:
+    """The combined shanten and the shapes that reach it (a knitted straight that cannot is not
+    worked out), for discard advice where the other shapes' values are not reported."""
+    a, b, d, h = infos
+    best = _REG[_c(_c(_c(a[0], b[0]), d[0]), h[0])][n_melds]
+    found = [(ShapeKind.STANDARD, best)]
+    if n_melds > 1:
+        return best, found
+    present = _present(a, b, d)
+    candidates = []
+    if n_melds == 0:
+        pairs = a[1] + b[1] + d[1] + h[1] if allow_quad_pairs else a[2] + b[2] + d[2] + h[2]
+        candidates = [
+            (ShapeKind.SEVEN_PAIRS, 6 - pairs),
+            (ShapeKind.THIRTEEN_ORPHANS, 13 - (a[3] + b[3] + d[3] + h[3]) - (1 if a[4] or b[4] or d[4] or h[4] else 0)),
+            (ShapeKind.HONORS_KNITTED, 13 - max(present) - h[3]),
+        ]
+    if 8 - max(present) <= best:
+        candidates.append((ShapeKind.KNITTED_STRAIGHT, _ks_best(infos, present, n_melds)[0]))
+    for shape, v in candidates:
+        if v < best:
+            best, found = v, [(shape, v)]
+        elif v == best:
+            found.append((shape, v))
+    return best, found
+
+
 def _present(a: tuple[int, ...], b: tuple[int, ...], d: tuple[int, ...]) -> tuple[int, ...]:
     """Knitted-pattern tiles present, for each residue assignment in `_PERMS` order."""
     a5, a6, a7, b5, b6, b7, d5, d6, d7 = a[5], a[6], a[7], b[5], b[6], b[7], d[5], d[6], d[7]
@@ -327,11 +355,15 @@ def _regular_useful(keys: Sequence[Key], cids: Sequence[int], n_melds: int, targ
     a, b, d, h = cids
     ab, dh = _c(a, b), _c(d, h)
     others = (_c(b, dh), _c(a, dh), _c(ab, h), _c(ab, d))
+    get = _COMB.get
     for j in range(4):
         o = others[j]
         base = 9 * j
         for cid, ranks in _PLUS.get(keys[j]) or _plus(keys[j]):
-            if _REG[_c(o, cid)][n_melds] < target:
+            x = get(o * _S + cid)
+            if x is None:
+                x = _comb_fill(o, cid)
+            if _REG[x][n_melds] < target:
                 out.update(base + r for r in ranks)
 
 
@@ -482,9 +514,11 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         if not c[d]:
             continue
         c[d] -= 1
-        keys13, infos13 = _parts(c)
-        shape13 = _by_shape(keys13, infos13, m, allow_quad_pairs)
-        s13 = min(v for _, v in shape13)
+        j = d // 9 if d < 27 else 3  # only the discarded tile's part changes
+        key = tuple(c[9 * j:9 * j + 9])
+        keys13 = keys[:j] + (key,) + keys[j + 1:]
+        infos13 = infos[:j] + (_INFO.get(key) or _info(key),) + infos[j + 1:]
+        s13, shape13 = _attaining(infos13, m, allow_quad_pairs)
         _, useful = _advice(c, keys13, infos13, m, allow_quad_pairs, shape13, s13)
         held[d] -= 1
         tc = _tile_counts(useful, tile_kinds, held, seen, discarded=d)
