@@ -143,10 +143,11 @@ def fifth_copy_completes(counts: list[int], tile: int) -> bool:
     return pairs == 1
 
 
-def test_waits_are_the_tiles_that_complete_the_hand() -> None:
+@pytest.mark.parametrize("quads", [True, False])
+def test_waits_are_the_tiles_that_complete_the_hand(quads: bool) -> None:
     seen_waiting = 0
     for counts, melds in cases(4, 1500):
-        waits = analysis.waits(counts, melds)
+        waits = analysis.waits(counts, melds, quads)
         expected = []
         for t in range(NUM_KINDS):
             if counts[t] == 4:
@@ -154,27 +155,29 @@ def test_waits_are_the_tiles_that_complete_the_hand() -> None:
                     expected.append(t)
                 continue
             counts[t] += 1
-            if is_complete_counts(counts, melds):
+            if is_complete_counts(counts, melds, quads):
                 expected.append(t)
             counts[t] -= 1
         assert list(waits) == expected, (tiles_of(counts), melds)
-        shanten = analysis.shanten(counts, melds)
+        shanten = analysis.shanten(counts, melds, quads)
         assert (shanten == 0) == bool(waits)
         seen_waiting += bool(waits)
     assert seen_waiting > 50  # the generator does produce waiting hands
 
 
-def test_useful_tiles_lower_the_shanten() -> None:
+@pytest.mark.parametrize("quads", [True, False])
+def test_useful_tiles_lower_the_shanten(quads: bool) -> None:
     for counts, melds in cases(5, 700):
-        shanten = analysis.shanten(counts, melds)
+        shanten = analysis.shanten(counts, melds, quads)
+        assert shanten == min(v for _, v in analysis.shanten_by_shape(counts, melds, quads))
         expected = []
         for t in range(NUM_KINDS):
             if counts[t] < 4:
                 counts[t] += 1
-                if analysis.shanten(counts, melds) < shanten:
+                if analysis.shanten(counts, melds, quads) < shanten:
                     expected.append(t)
                 counts[t] -= 1
-        assert list(analysis.useful_tiles(counts, melds)) == expected, (tiles_of(counts), melds)
+        assert list(analysis.useful_tiles(counts, melds, quads)) == expected, (tiles_of(counts), melds)
 
 
 def test_standard_useful_tiles_match_regular_shanten() -> None:
