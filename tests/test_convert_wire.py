@@ -65,3 +65,13 @@ def test_wire_batch_limits_and_garbage() -> None:
     with pytest.raises(CallError) as info:
         svc.evaluate_batch_wire(b"\x0a\x09garbage")
     assert info.value.failure.reason == "BAD_REQUEST"
+
+
+def test_wire_batch_stops_at_the_deadline() -> None:
+    from mjsvc.service import Deadline
+
+    raw = pb.EvaluateBatchRequest(requests=[pb.EvaluateRequest()] * 3).SerializeToString()
+    with pytest.raises(CallError) as info:
+        Service().evaluate_batch_wire(raw, Deadline(-1.0))
+    assert info.value.failure.code.name == "DEADLINE_EXCEEDED"
+    assert len(pb.EvaluateBatchResponse.FromString(Service().evaluate_batch_wire(raw, Deadline(60.0))).results) == 3
