@@ -4,9 +4,9 @@
   (and win_check_winning: the same on complete hands, four sets and a pair).
 - shanten: combined `analysis.shanten` vs pymahjonggb `MahjongShanten` (C++) vs `mahjong`
   `Shanten.calculate_shanten`, random 13-tile hands.
-- waits: the full `analysis.analyze` of a waiting 13-tile hand (what the server calls: shanten by
-  shape, waits with remaining copies, useful tiles) vs 34 `is_agari` calls vs pymahjonggb
-  `RegularShanten` (whose useful tiles are the waits).
+- waits: the full `api.analyze` of a waiting 13-tile hand under the MCR rule set (what the server
+  calls: tile check, shanten by shape, waits with remaining copies, useful tiles) vs 34
+  `is_agari` calls vs pymahjonggb `RegularShanten` (whose useful tiles are the waits).
 Each impl gets its own input form, built before timing: counts for ours and `mahjong`, tile
 strings for pymahjonggb, a validated `Hand` for analyze.
 """
@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from bench import OURS, median_us
-from engine import analysis, shapes
+from engine import analysis, api, shapes
 from engine.hand import make_hand
 from engine.tiles import NUM_KINDS, to_counts
 
@@ -95,7 +95,6 @@ def rows(n: int, seed: int) -> list[dict]:
     def gb(hands: Sequence[list[int]]) -> list[tuple[str, ...]]:
         return [tuple(_GB[t] for t in h) for h in hands]
 
-    kinds = frozenset(range(NUM_KINDS))
     out: list[dict] = []
 
     def add(op: str, impl: str, fn: Callable[..., object], inputs: Sequence[tuple], repeat: int = 20) -> None:
@@ -109,7 +108,7 @@ def rows(n: int, seed: int) -> list[dict]:
     add("shanten", OURS, analysis.shanten, [(to_counts(h),) for h in h13])
     add("shanten", "pymahjonggb", gb_shanten, [((), g) for g in gb(h13)])
     add("shanten", "mahjong", mj_shanten, [(to_counts(h),) for h in h13])
-    add("waits", OURS, analysis.analyze, [(make_hand(h, sizes=(13,)), (), kinds, True) for h in waiting])
+    add("waits", OURS, api.analyze, [(make_hand(h, sizes=(13,)), (), "mcr") for h in waiting])
     add("waits", "mahjong", agari_34, [(to_counts(h),) for h in waiting], 5)
     add("waits", "pymahjonggb", gb_regular, [(g,) for g in gb(waiting)], 5)
     return out
