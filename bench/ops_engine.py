@@ -7,6 +7,9 @@
 - waits: the full `api.analyze` of a waiting 13-tile hand under the MCR rule set (what the server
   calls: tile check, shanten by shape, waits with remaining copies, useful tiles) vs 34
   `is_agari` calls vs pymahjonggb `RegularShanten` (whose useful tiles are the waits).
+- discard_advice (information, no target): `api.analyze` of a random 14-tile hand (every distinct
+  discard with its shanten and useful tiles) vs pymahjonggb's five per-shape functions (each gives
+  shanten and useful tiles) called for every distinct discard.
 Each impl gets its own input form, built before timing: counts for ours and `mahjong`, tile
 strings for pymahjonggb, a validated `Hand` for analyze.
 """
@@ -71,11 +74,13 @@ def _anchors() -> tuple[Callable[..., object], ...]:
     from mahjong.agari import Agari
     from mahjong.shanten import Shanten
 
-    return Agari.is_agari, Shanten().calculate_shanten, MahjongGB.MahjongShanten, MahjongGB.RegularShanten
+    return (Agari.is_agari, Shanten().calculate_shanten, MahjongGB.MahjongShanten, MahjongGB.RegularShanten,
+            (MahjongGB.RegularShanten, MahjongGB.SevenPairsShanten, MahjongGB.ThirteenOrphansShanten,
+             MahjongGB.HonorsAndKnittedTilesShanten, MahjongGB.KnittedStraightShanten))
 
 
 def rows(n: int, seed: int) -> list[dict]:
-    is_agari, mj_shanten, gb_shanten, gb_regular = _anchors()
+    is_agari, mj_shanten, gb_shanten, gb_regular, gb_shapes = _anchors()
     rng = random.Random(seed)
     h14 = random_hands(rng, n, 14)
     h13 = random_hands(rng, n, 13)
@@ -91,6 +96,15 @@ def rows(n: int, seed: int) -> list[dict]:
                     found.append(t)
                 counts[t] -= 1
         return found
+
+    def gb_discards(tiles: tuple[str, ...]) -> list[tuple]:
+        out = []
+        for i, t in enumerate(tiles):
+            if i and tiles[i - 1] == t:
+                continue
+            rest = tiles[:i] + tiles[i + 1:]
+            out.append(tuple(f(rest) for f in gb_shapes))
+        return out
 
     def gb(hands: Sequence[list[int]]) -> list[tuple[str, ...]]:
         return [tuple(_GB[t] for t in h) for h in hands]
@@ -111,4 +125,7 @@ def rows(n: int, seed: int) -> list[dict]:
     add("waits", OURS, api.analyze, [(make_hand(h, sizes=(13,)), (), "mcr") for h in waiting])
     add("waits", "mahjong", agari_34, [(to_counts(h),) for h in waiting], 5)
     add("waits", "pymahjonggb", gb_regular, [(g,) for g in gb(waiting)], 5)
+    h14_some = h14[: max(1, n // 4)]
+    add("discard_advice", OURS, api.analyze, [(make_hand(h, sizes=(14,)), (), "mcr") for h in h14_some], 3)
+    add("discard_advice", "pymahjonggb", gb_discards, [(g,) for g in gb(h14_some)], 3)
     return out
