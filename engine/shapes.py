@@ -302,35 +302,52 @@ def _tileset(kind: SetKind, first: int, concealed: bool = True, meld_index: int 
 
 _SUIT_BLOCKS = ((0, False), (9, False), (18, False), (27, True))
 
+# Every concealed set, and every concealed set holding the winning tile at each offset, built once.
+_CONCEALED: dict[tuple[SetKind, int], TileSet] = {
+    (k, f): TileSet(k, f) for k in SetKind for f in range(NUM_KINDS)}
+_WITH_WIN: dict[tuple[SetKind, int, int], TileSet] = {
+    (k, f, off): TileSet(k, f, win_offset=off) for k in SetKind for f in range(NUM_KINDS) for off in range(3)}
+
+SetList = tuple[tuple[SetKind, int], ...]
+
 
 @cache
-def _suit_options(base: int, key: SuitKey, honors: bool) -> tuple[tuple[tuple[SetKind, int], ...], ...]:
-    """`suit_splits` of one suit with ranks turned into tile indices (a read-only memo on the key)."""
-    return tuple(tuple((k, base + r) for k, r in split) for split in suit_splits(key, honors))
+def _suit_options(base: int, key: SuitKey, honors: bool) -> tuple[tuple[SetList, tuple[SetKind, int] | None], ...]:
+    """Each split of one suit (a read-only memo on the key, like `suit_splits`): its sets but the pair,
+    as (kind, tile) sorted by tile then kind, and its pair or None."""
+    out = []
+    for split in suit_splits(key, honors):
+        body = sorted(((k, base + r) for k, r in split if k != SetKind.PAIR), key=_pair_order)
+        pair = next(((k, base + r) for k, r in split if k == SetKind.PAIR), None)
+        out.append((tuple(body), pair))
+    return tuple(out)
 
 
-def _standard_set_lists(counts: list[int]) -> list[list[tuple[SetKind, int]]]:
-    """Every split of the concealed counts into sets + exactly one pair (tile indices, not offsets)."""
-    # A suit holds a pair exactly when its count is 3N+2, so either every combination has one pair or none.
-    if sum(1 for lo in (0, 9, 18, 27) if sum(counts[lo:lo + 9]) % 3 == 2) != 1:
-        return []
-    per_suit = []
+def _standard_splits(counts: list[int]) -> list[tuple[SetList, tuple[SetKind, int]]]:
+    """Every split of the concealed counts into sets + exactly one pair: (sets sorted by tile, pair).
+
+    Suits are combined in tile order, so the sets stay sorted; the order of the splits is the
+    product of the per-suit options, characters outermost.
+    """
+    combos: list[tuple[SetList, tuple[SetKind, int] | None]] = [((), None)]
+    pairs = 0
     for base, honors in _SUIT_BLOCKS:
         key = tuple(counts[base:base + 9]) if not honors else tuple(counts[27:34]) + (0, 0)
         options = _suit_options(base, key, honors)  # type: ignore[arg-type]
         if not options:
             return []
-        per_suit.append(options)
-    out: list[list[tuple[SetKind, int]]] = [[]]
-    for options in per_suit:
-        if len(options) == 1:
-            only = options[0]
-            if only:
-                for acc in out:
-                    acc.extend(only)
-        else:
-            out = [acc + list(opt) for acc in out for opt in options]
-    return out
+        # A suit holds a pair exactly when its count is 3N+2: all its options have one, or none has.
+        if options[0][1] is not None:
+            pairs += 1
+            if pairs > 1:
+                return []
+        combos = [(body + more, pair or p) for body, pair in combos for more, p in options]
+    return combos if pairs == 1 else []  # type: ignore[return-value]
+
+
+def _standard_set_lists(counts: list[int]) -> list[list[tuple[SetKind, int]]]:
+    """Every split of the concealed counts into sets + exactly one pair (tile indices, not offsets)."""
+    return [[*body, pair] for body, pair in _standard_splits(counts)]
 
 
 _MELD_SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
@@ -374,38 +391,25 @@ def _set_order(s: TileSet) -> tuple[int, int]:
     return (s.first, s.kind)
 
 
-def _standard_placed(sets: list[tuple[SetKind, int]], win: int | None,
-                     melds: list[TileSet]) -> Iterator[tuple[TileSet, ...]]:
-    """`_ordered(placed, melds)` for each `placed` of `_place_win(sets, win)`, sorting once.
-
-    Equal sets keep their relative order in the stable sort, so the variant that marks the first
-    copy of (kind, tile) in `sets` marks its first copy in sorted order.
-    """
-    body = sorted((s for s in sets if s[0] != SetKind.PAIR), key=_pair_order)
-    order = body + [s for s in sets if s[0] == SetKind.PAIR]
-    head = tuple(melds)
+def _standard_placed(body: SetList, pair: tuple[SetKind, int], win: int | None,
+                     head: tuple[TileSet, ...]) -> Iterator[tuple[TileSet, ...]]:
+    """The sets of one standard split, declared melds first, then the concealed sets by tile, the pair
+    last: one variant per distinct concealed set that can hold the winning tile, in (kind, tile)
+    order, the tile marked in the first copy of that set."""
+    order = (*body, pair)
+    plain = [_CONCEALED[s] for s in order]
     if win is None:
-        yield head + tuple(_tileset(k, f) for k, f in order)
+        yield head + tuple(plain)
         return
-    seen: set[tuple[SetKind, int]] = set()
-    for k, f in sets:
-        if (k, f) in seen:
-            continue
-        off = _holds(k, f, win)
-        if off is not None:
-            seen.add((k, f))
-            at = order.index((k, f))
-            yield head + tuple(_tileset(kk, ff, True, None, off if j == at else None)
-                               for j, (kk, ff) in enumerate(order))
+    holders = sorted({s for s in order if _holds(s[0], s[1], win) is not None})
+    for k, f in holders:
+        placed = plain[:]
+        placed[order.index((k, f))] = _WITH_WIN[k, f, _holds(k, f, win)]  # type: ignore[index]
+        yield head + tuple(placed)
 
 
 def _pair_order(s: tuple[SetKind, int]) -> tuple[int, int]:
     return (s[1], s[0])
-
-
-def _knit_rank_sets(key: tuple[int, ...]) -> int:
-    """Bit r set when ranks r, r+3, r+6 are all present in the suit key."""
-    return sum(1 << r for r in range(3) if key[r] and key[r + 3] and key[r + 6])
 
 
 def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposition]:
@@ -424,12 +428,13 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
     melds = _meld_sets(hand)
     out: list[Decomposition] = []
     standard = ShapeKind.STANDARD
-    for sets in _standard_set_lists(counts):
-        for placed in _standard_placed(sets, win, melds):
+    head = tuple(melds)
+    for body, pair in _standard_splits(counts):
+        for placed in _standard_placed(body, pair, win, head):
             out.append(Decomposition(standard, placed, (), win))
     # Cheap gates (C-level scans) before the special shapes: a knitted pattern needs a full
     # 1-4-7 / 2-5-8 / 3-6-9 in every suit, the other shapes need no meld and few copies.
-    if len(melds) <= 1 and all(_knit_rank_sets(tuple(counts[b:b + 9])) for b in (0, 9, 18)):
+    if len(melds) <= 1 and _knit_possible(counts):
         for pat, rest in knitted_straight_rests(counts):
             for sets in _standard_set_lists(rest):
                 if len(sets) + len(melds) != 2:
