@@ -88,14 +88,15 @@ def combo_fan(fan_id: int, family: str, arity: int) -> Callable[[ComboRule], Com
 
 
 @lru_cache(maxsize=4096)
-def tile_fans(tiles: TileFacts) -> tuple[int, ...]:
-    """The tile fans of a presence mask (its `TileFacts`), in id order."""
-    return tuple(sorted(fid for fid, rule in TILES.items() if rule(tiles)))
+def tile_fans(tiles: TileFacts) -> tuple[tuple[int, int], ...]:
+    """(fan id, count 1) for each tile fan of these `TileFacts`, in id order."""
+    return tuple((fid, 1) for fid in sorted(TILES) if TILES[fid](tiles))
 
 
 @lru_cache(maxsize=1024)
-def situation_fans(situation: Situation) -> tuple[int, ...]:
-    return tuple(sorted(fid for fid, rule in SITUATION.items() if rule(situation)))
+def situation_fans(situation: Situation) -> tuple[tuple[int, int], ...]:
+    """(fan id, count 1) for each situational fan, in id order."""
+    return tuple((fid, 1) for fid in sorted(SITUATION) if SITUATION[fid](situation))
 
 
 @lru_cache(maxsize=1024)

@@ -50,10 +50,11 @@ def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int,
     """Combination fans among one family's sets. members: (tile, set index). Returns (fan id, set indices)."""
     if len(members) < 2:
         return []
-    members = sorted(members, key=lambda m: TILE_KEY[m[0]])
-    idx = tuple(m[1] for m in members)
-    found = _combinations_by_position(family, tuple(m[0] for m in members))
-    return [(fid, tuple(sorted(idx[p] for p in pos))) for fid, pos in found]
+    # by the oracle's tile order; equal tiles keep set order
+    ordered = sorted([(TILE_KEY[t], i, t) for t, i in members])
+    idx = [i for _, i, _ in ordered]
+    found = _combinations_by_position(family, tuple([t for _, _, t in ordered]))
+    return [(fid, tuple(sorted([idx[p] for p in pos]))) for fid, pos in found]
 
 
 @cache
@@ -170,19 +171,20 @@ def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d:
     if not fans:
         fans = {CHICKEN: [sf.all_sets]}
     win = (h.win,)
+    knitted = d.knitted
     out: list[FanHit] = []
     base = 0
     for fid, hits in fans.items():
+        n = len(hits)
         if fid in _SITUATIONAL:
-            hit = _fan_hit(fid, len(hits), (), win)
+            out.append(_fan_hit(fid, n, (), win))
         elif not d.sets:
-            hit = _fan_hit(fid, len(hits), (), d.knitted)
-        elif len(hits) == 1:
-            hit = _fan_hit(fid, 1, tuple(sorted(hits[0])), d.knitted)
+            out.append(_fan_hit(fid, n, (), knitted))
+        elif n == 1:
+            out.append(_fan_hit(fid, 1, hits[0] if len(hits[0]) < 2 else tuple(sorted(hits[0])), knitted))
         else:
-            hit = _fan_hit(fid, len(hits), tuple(sorted({k for hit in hits for k in hit})), d.knitted)
-        out.append(hit)
-        base += _POINTS[fid] * len(hits)
+            out.append(_fan_hit(fid, n, tuple(sorted({k for hit in hits for k in hit})), knitted))
+        base += _POINTS[fid] * n
     flowers = h.ctx.flowers
     if flowers:
         out.append(_fan_hit(FLOWER_TILES, flowers, (), ()))
@@ -250,14 +252,12 @@ def evaluate(hand: Hand, ctx: WinContext) -> Evaluation:
     if not decs:
         return Evaluation(False)
     h = HandFacts(hand, ctx)
-    hand_hits = [(fid, 1) for fid in P.tile_fans(h.tiles)]
-    hand_hits += [(fid, 1) for fid in P.situation_fans(h.situation)]
+    hand_hits = P.tile_fans(h.tiles) + P.situation_fans(h.situation)
     for fid, rule in P.HAND.items():
         n = int(rule(h))
         if n > 0:
-            hand_hits.append((fid, n))
-    hits = tuple(hand_hits)
+            hand_hits += ((fid, n),)
     if len(decs) == 1:
-        return Evaluation(True, score_decomposition(h, hits, decs[0]), ())
-    scored = rank([score_decomposition(h, hits, d) for d in decs])
+        return Evaluation(True, score_decomposition(h, hand_hits, decs[0]), ())
+    scored = rank([score_decomposition(h, hand_hits, d) for d in decs])
     return Evaluation(True, scored[0], tuple(scored[1:]))
