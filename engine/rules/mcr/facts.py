@@ -59,29 +59,24 @@ def ranks_mask(ranks: tuple[int, ...]) -> int:
 
 
 class TileFacts(NamedTuple):
-    """Which kinds the hand holds, and what follows from that alone (memoized on the mask)."""
+    """What follows from which kinds the hand holds, and nothing else: a small value (a few bits and
+    a rank mask), so the tile fans memoized on it are shared by many different hands."""
 
-    present: int  # bit t for each kind held (declared melds included)
     suits_absent: int  # how many of the three suits are missing
     honors: bool
     winds: bool
     dragons: bool
     rank_union: int  # rank mask over all suits (bit r-1 for rank r)
-    suited_kinds: int  # how many suited kinds are held
+    reversible: bool  # every kind is one of REVERSIBLE
+    green: bool  # every kind is one of GREEN
 
 
-@lru_cache(maxsize=65536)
 def tile_facts(present: int) -> TileFacts:
-    suit_masks = [(present >> base) & SUIT_MASK for base in (0, 9, 18)]
-    return TileFacts(
-        present=present,
-        suits_absent=suit_masks.count(0),
-        honors=bool(present >> 27),
-        winds=bool((present >> 27) & 0xF),
-        dragons=bool(present >> 31),
-        rank_union=suit_masks[0] | suit_masks[1] | suit_masks[2],
-        suited_kinds=(present & SUITED).bit_count(),
-    )
+    """`present`: bit t for each kind held."""
+    m, p, s = present & SUIT_MASK, (present >> 9) & SUIT_MASK, (present >> 18) & SUIT_MASK
+    z = present >> 27
+    return TileFacts((not m) + (not p) + (not s), bool(z), bool(z & 0xF), bool(z >> 4), m | p | s,
+                     not present & ~REVERSIBLE_MASK, not present & ~GREEN_MASK)
 
 
 class Situation(NamedTuple):
@@ -98,8 +93,8 @@ class Situation(NamedTuple):
 class HandFacts:
     """What does not depend on how the hand is split."""
 
-    __slots__ = ("hand", "ctx", "win", "counts", "standing", "tiles", "situation", "n_melds", "n_kongs",
-                 "self_drawn", "_unique_wait")
+    __slots__ = ("hand", "ctx", "win", "counts", "standing", "present", "tiles", "situation", "n_melds",
+                 "n_kongs", "self_drawn", "features", "_unique_wait")
 
     def __init__(self, hand: Hand, ctx: WinContext) -> None:
         win = hand.winning_tile
@@ -109,31 +104,36 @@ class HandFacts:
             standing[t] += 1
         counts = standing[:]
         counts[win] += 1
+        present = 1 << win
         n_kongs = melded = in_melds = 0
         for m in hand.melds:
-            for t in m.tiles:
+            tiles = m.tiles
+            for t in tiles:
                 counts[t] += 1
+                present |= 1 << t
             if m.kind == MeldKind.KONG:
                 n_kongs += 1
                 if not m.concealed:
                     melded += 1
             else:
                 melded += 1
-            if m.tiles[0] <= win <= m.tiles[-1]:
-                in_melds += m.tiles.count(win)
-        present = 0
-        for t, c in enumerate(counts):
-            if c:
-                present |= 1 << t
+            if tiles[0] <= win <= tiles[-1]:
+                in_melds += tiles.count(win)
+        for t in hand.concealed:
+            present |= 1 << t
         self.hand = hand
         self.ctx = ctx
         self.win = win
         self.counts = counts  # every tile of the hand, a kong counting 4
         self.standing = standing  # concealed tiles without the winning tile
-        self.tiles = tile_facts(present)
+        self.present = present  # bit t for each kind held
+        self.tiles = tiles_ = tile_facts(present)
         self.n_melds = len(hand.melds)
         self.n_kongs = n_kongs
         self.self_drawn = ctx.self_drawn
+        # decomposition features (see SetFacts) that hold for every decomposition of this hand
+        self.features = (0 if hand.melds else NO_MELDS) | (
+            ONE_SUIT if tiles_.suits_absent == 2 and not tiles_.honors else 0)
         self.situation = Situation(
             ctx.self_drawn,
             # The other three copies shown in one's own melds make the winning tile the last of its
@@ -268,6 +268,29 @@ FOUR_CHOWS = 1 << 9
 WIN_IN_HAND = 1 << 10  # a concealed set holds the winning tile
 NO_MELDS = 1 << 11
 FOUR_PUNGS = 1 << 12
+ALL_OUTSIDE = 1 << 13  # five sets holding a terminal or honour
+ALL_FIVES = 1 << 14  # five sets holding a 5
+ALL_EVEN = 1 << 15  # five even pungs / pair
+ONE_SUIT = 1 << 16  # the hand holds one suit and no honour
+
+
+def _set_traits(kind: SetKind, f: int) -> tuple[int, int, int, int]:
+    """(holds a terminal or honour, holds a 5, is an even pung or pair, feature bits) of one set."""
+    if f >= 27:
+        if kind in (SetKind.PUNG, SetKind.KONG):
+            return 1, 0, 0, PUNGS | (DRAGON_PUNG if f >= 31 else WIND_PUNG | TERMINAL_PUNG)
+        return 1, 0, 0, 0
+    r = f % 9 + 1
+    if kind == SetKind.CHOW:  # by its lowest tile
+        return int(r in (1, 7)), int(r in (3, 4, 5)), 0, 0
+    feats = 0
+    if kind in (SetKind.PUNG, SetKind.KONG):
+        feats = PUNGS | (TERMINAL_PUNG if r in (1, 9) else 0)
+    return int(r in (1, 9)), int(r == 5), int(r % 2 == 0 and r != 5 and r not in (1, 9)), feats
+
+
+# kind -> tile -> traits, indexed rather than recomputed for every set
+_TRAITS = {k: [_set_traits(k, f) for f in range(NUM_KINDS)] for k in SetKind}
 
 
 class SetFacts:
@@ -275,7 +298,7 @@ class SetFacts:
 
     __slots__ = ("decomposition", "chows", "pungs", "pair", "pair_index", "win_index", "win_offset",
                  "concealed_pungs", "melded_kongs", "concealed_kongs", "outside", "fives", "evens",
-                 "features", "all_sets")
+                 "features", "all_sets", "wait")
 
     def __init__(self, d: Decomposition, h: HandFacts) -> None:
         chows: list[tuple[int, int]] = []  # (first tile, set index)
@@ -283,66 +306,58 @@ class SetFacts:
         pair = pair_index = win_index = win_offset = None
         concealed_pungs = melded_kongs = concealed_kongs = 0
         outside = fives = evens = 0  # sets holding a terminal/honour, a 5, even pungs/pair
-        features = 0
+        features = h.features
         self_drawn = h.self_drawn
+        traits = _TRAITS
         for i, s in enumerate(d.sets):
             f = s.first
             k = s.kind
-            declared = s.meld_index is not None
-            if s.win_offset is not None and not declared:
+            o, v, e, feats = traits[k][f]
+            outside += o
+            fives += v
+            evens += e
+            features |= feats
+            if s.win_offset is not None and s.meld_index is None:
                 win_index, win_offset = i, s.win_offset
-            if f >= 27:
-                outside += 1
-            else:
-                r = f % 9 + 1
-                if k == SetKind.CHOW:  # by its lowest tile
-                    if r in (1, 7):
-                        outside += 1
-                    elif r in (3, 4, 5):
-                        fives += 1
-                elif r in (1, 9):
-                    outside += 1
-                elif r == 5:
-                    fives += 1
-                elif r % 2 == 0:
-                    evens += 1
             if k == SetKind.CHOW:
                 chows.append((f, i))
             elif k == SetKind.PAIR:
                 pair, pair_index = f, i
             else:
+                declared = s.meld_index is not None
                 concealed = s.concealed
                 # A concealed pung completed by a discard is an exposed pung.
                 if concealed and not declared and s.win_offset is not None and not self_drawn:
                     concealed = False
-                is_kong = k == SetKind.KONG
-                pungs.append(Pung(f, i, is_kong, concealed, declared))
                 if concealed:
                     concealed_pungs += 1
-                if is_kong:
+                if k == SetKind.KONG:
+                    pungs.append(Pung(f, i, True, concealed, declared))
                     if s.concealed:
                         concealed_kongs += 1
                     else:
                         melded_kongs += 1
                     features |= KONGS
-                if f >= 31:
-                    features |= DRAGON_PUNG
-                elif f >= 27:
-                    features |= WIND_PUNG | TERMINAL_PUNG
-                elif f % 9 in (0, 8):
-                    features |= TERMINAL_PUNG
+                else:
+                    pungs.append(Pung(f, i, False, concealed, declared))
+        n = len(d.sets)
         features |= STANDARD if d.kind == ShapeKind.STANDARD else SPECIAL
-        features |= PUNGS if pungs else NO_PUNGS
+        if not pungs:
+            features |= NO_PUNGS
+        elif len(pungs) == 4:
+            features |= FOUR_PUNGS
         if concealed_pungs >= 2:
             features |= TWO_CONCEALED
         if len(chows) == 4:
             features |= FOUR_CHOWS
-        if len(pungs) == 4:
-            features |= FOUR_PUNGS
         if win_index is not None:
             features |= WIN_IN_HAND
-        if not h.n_melds:
-            features |= NO_MELDS
+        if outside == n:
+            features |= ALL_OUTSIDE
+        if fives == n:
+            features |= ALL_FIVES
+        if evens == n:
+            features |= ALL_EVEN
         self.decomposition = d
         self.chows = chows
         self.pungs = pungs
@@ -357,11 +372,15 @@ class SetFacts:
         self.fives = fives
         self.evens = evens
         self.features = features
-        self.all_sets = tuple(range(len(d.sets)))
+        self.all_sets = _RANGES[n]
+        self.wait: int | None = None  # the wait fan, once predicates._wait_kind has looked
 
     @property
     def standard(self) -> bool:
         return self.decomposition.kind == ShapeKind.STANDARD
+
+
+_RANGES = tuple(tuple(range(n)) for n in range(15))
 
 
 def set_facts(d: Decomposition, h: HandFacts) -> SetFacts:

@@ -22,8 +22,6 @@ from functools import lru_cache
 from engine.rules.mcr import facts as F
 from engine.rules.mcr.facts import (
     DRAGON_TILES,
-    GREEN_MASK,
-    REVERSIBLE_MASK,
     SUITED,
     TERMINAL_RANKS,
     WIND_TILES,
@@ -145,17 +143,17 @@ def all_simples(t: TileFacts) -> bool:
 
 @tile_fan(40)  # Reversible Tiles
 def reversible(t: TileFacts) -> bool:
-    return not t.present & ~REVERSIBLE_MASK
+    return t.reversible
 
 
 @tile_fan(3)  # All Green
 def all_green(t: TileFacts) -> bool:
-    return not t.present & ~GREEN_MASK
+    return t.green
 
 
 @tile_fan(11)  # All Honors
 def all_honors(t: TileFacts) -> bool:
-    return not t.present & SUITED
+    return t.suits_absent == 3
 
 
 @tile_fan(8)  # All Terminals: only 1s and 9s
@@ -297,13 +295,13 @@ def knitted_straight(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     d = sf.decomposition
     if d.kind == ShapeKind.KNITTED_STRAIGHT:
         return [()]
-    if d.kind == ShapeKind.HONORS_KNITTED and h.tiles.suited_kinds == 9:
+    if d.kind == ShapeKind.HONORS_KNITTED and (h.present & SUITED).bit_count() == 9:
         return [()]
     return []
 
 
 # Nine Gates: 1112345678999 of one suit concealed, any tile of that suit wins
-@set_fan(4, needs=F.STANDARD | F.NO_MELDS)
+@set_fan(4, needs=F.STANDARD | F.NO_MELDS | F.ONE_SUIT)
 def nine_gates(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     if h.n_melds or not sf.standard:
         return []
@@ -455,17 +453,17 @@ def _terminal_chows(sf: SetFacts, pure: bool) -> bool:
 
 # ---------------------------------------------------------------- sets: what every set contains
 
-@set_fan(55, needs=F.STANDARD)  # Outside Hand: every set and the pair hold a terminal or honour
+@set_fan(55, needs=F.STANDARD | F.ALL_OUTSIDE)  # Outside Hand: every set and the pair hold a terminal or honour
 def outside_hand(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if sf.standard and sf.outside == 5 else []
 
 
-@set_fan(31, needs=F.STANDARD)  # All Five: every set and the pair hold a 5
+@set_fan(31, needs=F.STANDARD | F.ALL_FIVES)  # All Five: every set and the pair hold a 5
 def all_five(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if sf.standard and sf.fives == 5 else []
 
 
-@set_fan(21, needs=F.STANDARD | F.FOUR_PUNGS)  # All Even Pungs: four pungs and the pair of 2 4 6 8
+@set_fan(21, needs=F.STANDARD | F.ALL_EVEN)  # All Even Pungs: four pungs and the pair of 2 4 6 8
 def all_even_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if sf.standard and sf.evens == 5 else []
 
@@ -494,6 +492,12 @@ def _wait_kind(h: HandFacts, sf: SetFacts) -> int:
     copies are all held still counts as a wait); a knitted straight looks at the five tiles beside
     the knitted nine, and with a declared set it waits on its pair alone.
     """
+    if sf.wait is None:
+        sf.wait = _find_wait(h, sf)
+    return sf.wait
+
+
+def _find_wait(h: HandFacts, sf: SetFacts) -> int:
     i = sf.win_index
     d = sf.decomposition
     if i is None:
