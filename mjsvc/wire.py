@@ -1,8 +1,8 @@
 """Just enough of the protobuf wire format to treat a repeated message field as a list of byte strings.
 
-EvaluateBatch uses it to answer cached items without parsing or building messages: the request's items
-are sliced out as bytes (each one an exact-cache key), and the response is the cached items' bytes
-framed as `repeated EvaluateBatchItem results = 1`.
+EvaluateBatch and Play use it to answer cached requests without parsing or building messages: the
+request's parts are sliced out as bytes (each one an exact-cache key), and the response is the cached
+answers' bytes framed as the response message's fields.
 """
 
 from __future__ import annotations
@@ -30,12 +30,10 @@ def _varint(data: bytes, pos: int) -> tuple[int, int]:
             raise WireError("varint too long")
 
 
-def split_field(data: bytes, field_number: int) -> list[bytes]:
-    """The payloads of every occurrence of length-delimited field `field_number`, in order; other fields
-    are skipped. Raises WireError on malformed input."""
-    out: list[bytes] = []
+def length_delimited(data: bytes) -> list[tuple[int, bytes]]:
+    """(field number, payload) of every length-delimited field, in order; other fields are skipped."""
+    out: list[tuple[int, bytes]] = []
     pos, n = 0, len(data)
-    want = (field_number << 3) | 2
     while pos < n:
         key, pos = _varint(data, pos)
         wire_type = key & 7
@@ -44,8 +42,7 @@ def split_field(data: bytes, field_number: int) -> list[bytes]:
             end = pos + length
             if end > n:
                 raise WireError("truncated length-delimited field")
-            if key == want:
-                out.append(data[pos:end])
+            out.append((key >> 3, data[pos:end]))
             pos = end
         elif wire_type == 0:
             _, pos = _varint(data, pos)
@@ -58,6 +55,12 @@ def split_field(data: bytes, field_number: int) -> list[bytes]:
         if pos > n:
             raise WireError("truncated field")
     return out
+
+
+def split_field(data: bytes, field_number: int) -> list[bytes]:
+    """The payloads of every occurrence of length-delimited field `field_number`, in order; other fields
+    are skipped. Raises WireError on malformed input."""
+    return [payload for number, payload in length_delimited(data) if number == field_number]
 
 
 def encode_varint(value: int) -> bytes:

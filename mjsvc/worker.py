@@ -22,6 +22,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 import grpc
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
@@ -86,11 +87,11 @@ class NoopService:
             raise CallError(Failure(grpc.StatusCode.RESOURCE_EXHAUSTED, BATCH_TOO_LARGE, "too many", "requests"))
         return pb.EvaluateBatchResponse(results=[self._item] * n).SerializeToString()
 
-    def play(self, req: pb.PlayRequest) -> pb.PlayResponse:
-        kind = req.WhichOneof("request")
-        if kind == "analyze":
-            return pb.PlayResponse(id=req.id, analyze=self._analyze)
-        return pb.PlayResponse(id=req.id, evaluate=self._evaluate)
+    def play_wire(self, raw: bytes) -> bytes:
+        req = pb.PlayRequest.FromString(raw)
+        if req.WhichOneof("request") == "analyze":
+            return pb.PlayResponse(id=req.id, analyze=self._analyze).SerializeToString()
+        return pb.PlayResponse(id=req.id, evaluate=self._evaluate).SerializeToString()
 
 
 class FaultyService(Service):
@@ -204,26 +205,26 @@ class EngineServicer(mahjong_pb2_grpc.MahjongEngineServicer):
         bucket = TokenBucket(cfg.stream_rate, cfg.burst) if cfg.stream_rate else None
         remaining = context.time_remaining()
         deadline = None if remaining is None else time.monotonic() + remaining
-        play = self._service.play
+        play = self._service.play_wire
         try:
             while True:
-                req = await context.read()
-                if req is _EOF:
+                raw = await context.read()
+                if raw is _EOF:
                     break
                 m.received.inc()
                 if deadline is not None and time.monotonic() >= deadline:
                     code = "DEADLINE_EXCEEDED"
                     await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the stream's deadline has passed")
                 if bucket is not None and not bucket.take():
-                    resp = pb.PlayResponse(id=req.id, error=_rate_limited(cfg).to_proto())
+                    resp = _error_answer(raw, _rate_limited(cfg))
                 else:
                     try:
-                        resp = play(req)
+                        resp = play(raw)
                     except Exception:
-                        rid = req.id or uuid.uuid4().hex[:16]
+                        rid = _play_id(raw) or uuid.uuid4().hex[:16]
                         log.exception("request %s: Play message failed", rid)
-                        resp = pb.PlayResponse(id=req.id, error=Failure(
-                            grpc.StatusCode.INTERNAL, INTERNAL, f"internal error; request id {rid}").to_proto())
+                        resp = _error_answer(raw, Failure(grpc.StatusCode.INTERNAL, INTERNAL,
+                                                          f"internal error; request id {rid}"))
                 await context.write(resp)
                 m.sent.inc()
         except asyncio.CancelledError:
@@ -241,8 +242,9 @@ def _same(data: bytes) -> bytes:
 
 
 def add_servicer(servicer: EngineServicer, server: grpc.aio.Server) -> None:
-    """Register the service as the generated code would, except that EvaluateBatch takes and returns
-    serialized bytes (the handler works on the wire format to answer cached items without messages)."""
+    """Register the service as the generated code would, except that EvaluateBatch and Play take and
+    return serialized bytes (their handlers work on the wire format to answer cached requests without
+    building messages)."""
     handlers = {
         "Evaluate": grpc.unary_unary_rpc_method_handler(
             servicer.Evaluate, pb.EvaluateRequest.FromString, pb.EvaluateResponse.SerializeToString),
@@ -251,12 +253,23 @@ def add_servicer(servicer: EngineServicer, server: grpc.aio.Server) -> None:
         "ListFans": grpc.unary_unary_rpc_method_handler(
             servicer.ListFans, pb.ListFansRequest.FromString, pb.ListFansResponse.SerializeToString),
         "EvaluateBatch": grpc.unary_unary_rpc_method_handler(servicer.EvaluateBatch, _same, _same),
-        "Play": grpc.stream_stream_rpc_method_handler(
-            servicer.Play, pb.PlayRequest.FromString, pb.PlayResponse.SerializeToString),
+        "Play": grpc.stream_stream_rpc_method_handler(servicer.Play, _same, _same),
     }
     assert set(handlers) == {m.name for m in pb.DESCRIPTOR.services_by_name["MahjongEngine"].methods}
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
     server.add_registered_method_handlers(SERVICE_NAME, handlers)
+
+
+def _play_id(raw: bytes) -> str:
+    try:
+        return pb.PlayRequest.FromString(raw).id
+    except DecodeError:
+        return ""
+
+
+def _error_answer(raw: bytes, failure: Failure) -> bytes:
+    """A serialized PlayResponse carrying `failure`, with the id of the request in `raw`."""
+    return pb.PlayResponse(id=_play_id(raw), error=failure.to_proto()).SerializeToString()
 
 
 def _rate_limited(cfg: ServeConfig) -> Failure:

@@ -75,3 +75,23 @@ def test_wire_batch_stops_at_the_deadline() -> None:
         Service().evaluate_batch_wire(raw, Deadline(-1.0))
     assert info.value.failure.code.name == "DEADLINE_EXCEEDED"
     assert len(pb.EvaluateBatchResponse.FromString(Service().evaluate_batch_wire(raw, Deadline(60.0))).results) == 3
+
+
+def test_wire_play_equals_message_play_cold_and_cached() -> None:
+    msgs = [
+        pb.PlayRequest(id="a", evaluate=pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"),
+                                                                         winning_tile=pb.TILE_RED))),
+        pb.PlayRequest(id="b", analyze=pb.AnalyzeRequest(hand=pb.Hand(concealed=T("123m456p789s1122z")))),
+        pb.PlayRequest(id="c", evaluate=pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m")))),
+        pb.PlayRequest(id="d"),
+        pb.PlayRequest(evaluate=pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"),
+                                                                winning_tile=pb.TILE_RED))),
+    ]
+    expected = [Service().play(m) for m in msgs]
+    svc = Service()
+    for _ in range(2):
+        got = [pb.PlayResponse.FromString(svc.play_wire(m.SerializeToString())) for m in msgs]
+        assert got == expected
+    assert len(svc.wire_play) == 2  # the two good requests (a and the id-less one share their bytes)
+    bad = pb.PlayResponse.FromString(svc.play_wire(b"\x12\x03\xff\xff\xff"))
+    assert bad.error.reason == "BAD_REQUEST"
