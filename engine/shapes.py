@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement, permutations
+from typing import NamedTuple
 
 from engine.hand import Hand, MeldKind
 from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tiles, to_counts
@@ -311,24 +312,76 @@ _WITH_WIN: dict[tuple[SetKind, int, int], TileSet] = {
 SetList = tuple[tuple[SetKind, int], ...]
 
 
+class _SuitOption(NamedTuple):
+    """One split of one suit, ready to be joined with the other suits' splits."""
+
+    body: SetList  # its sets but the pair, as (kind, tile), sorted by tile then kind
+    pair: tuple[SetKind, int] | None
+    body_sets: tuple[TileSet, ...]  # `body` as concealed TileSets
+    pair_set: TileSet | None
+    # per rank of the winning tile in this suit: (kind, tile, position in body or -1 for the pair,
+    # offset of the tile in the set) for each distinct set that can hold it, in (kind, tile) order
+    holders: tuple[tuple[tuple[SetKind, int, int, int], ...], ...]
+
+
 @cache
-def _suit_options(base: int, key: SuitKey, honors: bool) -> tuple[tuple[SetList, tuple[SetKind, int] | None], ...]:
-    """Each split of one suit (a read-only memo on the key, like `suit_splits`): its sets but the pair,
-    as (kind, tile) sorted by tile then kind, and its pair or None."""
+def _suit_options(base: int, key: SuitKey, honors: bool) -> tuple[_SuitOption, ...]:
+    """`suit_splits` of one suit in joinable form (a read-only memo on the key, like `suit_splits`)."""
     out = []
     for split in suit_splits(key, honors):
         body = sorted(((k, base + r) for k, r in split if k != SetKind.PAIR), key=_pair_order)
         pair = next(((k, base + r) for k, r in split if k == SetKind.PAIR), None)
-        out.append((tuple(body), pair))
+        order = body + ([pair] if pair else [])
+        holders = []
+        for r in range(len(key)):
+            held = sorted({(k, f) for k, f in order if _holds(k, f, base + r) is not None})
+            holders.append(tuple((k, f, order.index((k, f)) if k != SetKind.PAIR else -1,
+                                  _holds(k, f, base + r)) for k, f in held))
+        out.append(_SuitOption(tuple(body), pair, tuple(_CONCEALED[x] for x in body),
+                               _CONCEALED[pair] if pair else None, tuple(holders)))  # type: ignore[arg-type]
     return tuple(out)
 
 
-def _standard_splits(counts: list[int]) -> list[tuple[SetList, tuple[SetKind, int]]]:
-    """Every split of the concealed counts into sets + exactly one pair: (sets sorted by tile, pair).
+_Split = tuple[tuple[TileSet, ...], TileSet, tuple[tuple[SetKind, int, int, int], ...]]
 
-    Suits are combined in tile order, so the sets stay sorted; the order of the splits is the
-    product of the per-suit options, characters outermost.
+
+def _standard_splits(counts: list[int], win: int | None) -> tuple[list[_Split], int]:
+    """Every split of the concealed counts into sets + exactly one pair, and where the winning
+    tile's suit starts among the sets.
+
+    Each split: (sets but the pair, sorted by tile; the pair; the sets that can hold the winning
+    tile, see `_SuitOption.holders`). Suits are joined in tile order, so the sets stay sorted; the
+    order of the splits is the product of the per-suit options, characters outermost.
     """
+    win_block = -1 if win is None else (win // 9 if win < 27 else 3)
+    combos: list = [((), None, ())]
+    pairs = 0
+    start = 0
+    for b, (base, honors) in enumerate(_SUIT_BLOCKS):
+        key = tuple(counts[base:base + 9]) if not honors else tuple(counts[27:34]) + (0, 0)
+        options = _suit_options(base, key, honors)  # type: ignore[arg-type]
+        if not options:
+            return [], 0
+        # A suit holds a pair exactly when its count is 3N+2: all its options have one, or none has.
+        if options[0].pair is not None:
+            pairs += 1
+            if pairs > 1:
+                return [], 0
+        if b == win_block:
+            start = len(combos[0][0])  # every split of a suit has as many sets
+            r = win - base  # type: ignore[operator]
+            combos = [(sets + o.body_sets, pair or o.pair_set, o.holders[r])
+                      for sets, pair, _ in combos for o in options]
+        elif len(options) == 1:
+            o = options[0]
+            combos = [(sets + o.body_sets, pair or o.pair_set, held) for sets, pair, held in combos]
+        else:
+            combos = [(sets + o.body_sets, pair or o.pair_set, held) for sets, pair, held in combos for o in options]
+    return (combos, start) if pairs == 1 else ([], 0)
+
+
+def _standard_set_lists(counts: list[int]) -> list[list[tuple[SetKind, int]]]:
+    """Every split of the concealed counts into sets + exactly one pair (tile indices, not offsets)."""
     combos: list[tuple[SetList, tuple[SetKind, int] | None]] = [((), None)]
     pairs = 0
     for base, honors in _SUIT_BLOCKS:
@@ -336,18 +389,10 @@ def _standard_splits(counts: list[int]) -> list[tuple[SetList, tuple[SetKind, in
         options = _suit_options(base, key, honors)  # type: ignore[arg-type]
         if not options:
             return []
-        # A suit holds a pair exactly when its count is 3N+2: all its options have one, or none has.
-        if options[0][1] is not None:
+        if options[0].pair is not None:
             pairs += 1
-            if pairs > 1:
-                return []
-        combos = [(body + more, pair or p) for body, pair in combos for more, p in options]
-    return combos if pairs == 1 else []  # type: ignore[return-value]
-
-
-def _standard_set_lists(counts: list[int]) -> list[list[tuple[SetKind, int]]]:
-    """Every split of the concealed counts into sets + exactly one pair (tile indices, not offsets)."""
-    return [[*body, pair] for body, pair in _standard_splits(counts)]
+        combos = [(body + o.body, pair or o.pair) for body, pair in combos for o in options]
+    return [[*body, pair] for body, pair in combos] if pairs == 1 else []  # type: ignore[list-item]
 
 
 _MELD_SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
@@ -391,23 +436,6 @@ def _set_order(s: TileSet) -> tuple[int, int]:
     return (s.first, s.kind)
 
 
-def _standard_placed(body: SetList, pair: tuple[SetKind, int], win: int | None,
-                     head: tuple[TileSet, ...]) -> Iterator[tuple[TileSet, ...]]:
-    """The sets of one standard split, declared melds first, then the concealed sets by tile, the pair
-    last: one variant per distinct concealed set that can hold the winning tile, in (kind, tile)
-    order, the tile marked in the first copy of that set."""
-    order = (*body, pair)
-    plain = [_CONCEALED[s] for s in order]
-    if win is None:
-        yield head + tuple(plain)
-        return
-    holders = sorted({s for s in order if _holds(s[0], s[1], win) is not None})
-    for k, f in holders:
-        placed = plain[:]
-        placed[order.index((k, f))] = _WITH_WIN[k, f, _holds(k, f, win)]  # type: ignore[index]
-        yield head + tuple(placed)
-
-
 def _pair_order(s: tuple[SetKind, int]) -> tuple[int, int]:
     return (s[1], s[0])
 
@@ -429,9 +457,18 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
     out: list[Decomposition] = []
     standard = ShapeKind.STANDARD
     head = tuple(melds)
-    for body, pair in _standard_splits(counts):
-        for placed in _standard_placed(body, pair, win, head):
-            out.append(Decomposition(standard, placed, (), win))
+    splits, start = _standard_splits(counts, win)
+    for sets, pair, holders in splits:
+        # declared melds first, then the concealed sets by tile, the pair last
+        full = head + sets + (pair,)
+        if win is None:
+            out.append(Decomposition(standard, full, (), win))
+            continue
+        # one variant per distinct concealed set that can hold the winning tile, marked in its first copy
+        for k, f, where, off in holders:
+            placed = list(full)
+            placed[len(full) - 1 if where < 0 else len(head) + start + where] = _WITH_WIN[k, f, off]
+            out.append(Decomposition(standard, tuple(placed), (), win))
     # Cheap gates (C-level scans) before the special shapes: a knitted pattern needs a full
     # 1-4-7 / 2-5-8 / 3-6-9 in every suit, the other shapes need no meld and few copies.
     if len(melds) <= 1 and _knit_possible(counts):
