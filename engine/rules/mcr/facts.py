@@ -13,7 +13,7 @@ across different hands (a presence mask, one suit's nine counts); they hold no p
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import NamedTuple
 
 from engine.hand import Hand, MeldKind, WinContext
@@ -169,15 +169,11 @@ def hand_facts(hand: Hand, ctx: WinContext) -> HandFacts:
 # ---------------------------------------------------------------- the single-wait question
 
 def _seven_pairs_wait(counts: list[int]) -> int | None:
-    pairs = 0
-    for c in counts:
-        if c in (2, 3):
-            pairs += 1
-        elif c == 4:
-            pairs += 2
-    if pairs != 6:
+    """The tile a 13-tile hand of six pairs and a single waits on for seven pairs, if it is such a hand."""
+    if counts.count(2) + counts.count(3) + 2 * counts.count(4) != 6:
         return None
-    return next((t for t, c in enumerate(counts) if c in (1, 3)), None)
+    lone = [counts.index(c) for c in (1, 3) if c in counts]
+    return min(lone) if lone else None
 
 
 @lru_cache(maxsize=65536)
@@ -226,17 +222,21 @@ def _single_wait(standing: list[int], seven_pairs: bool) -> bool:
         w = _seven_pairs_wait(standing)
         if w is not None:
             waits.add(w)
-    keys = [tuple(standing[lo:hi]) for lo, hi, _ in _BLOCKS]
-    status = [_suit_status(k, honors) for k, (_, _, honors) in zip(keys, _BLOCKS, strict=True)]
-    open_blocks = [i for i, v in enumerate(status) if v is None]
-    if not open_blocks:  # every suit complete but two pairs: either pair may become a pung
-        open_blocks = [i for i, v in enumerate(status) if v]
-    elif len(open_blocks) > 1:
-        open_blocks = []
+    keys = (tuple(standing[0:9]), tuple(standing[9:18]), tuple(standing[18:27]), tuple(standing[27:34]))
+    status = (_suit_status(keys[0], False), _suit_status(keys[1], False), _suit_status(keys[2], False),
+              _suit_status(keys[3], True))
+    n_open = status.count(None)
+    if n_open == 1:
+        open_blocks: tuple[int, ...] = (status.index(None),)
+    elif n_open == 0:  # every suit complete but two pairs: either pair may become a pung
+        open_blocks = tuple(i for i, v in enumerate(status) if v)
+    else:
+        open_blocks = ()
+    pairs = sum(v for v in status if v)
     for b in open_blocks:
-        lo, _, honors = _BLOCKS[b]
-        pairs_elsewhere = sum(v for i, v in enumerate(status) if i != b and v)
-        for r, v in _suit_waits(keys[b], honors):
+        lo = _BLOCKS[b][0]
+        pairs_elsewhere = pairs - (status[b] or 0)
+        for r, v in _suit_waits(keys[b], b == 3):
             if v + pairs_elsewhere == 1:
                 waits.add(lo + r)
                 if len(waits) > 1:
@@ -272,6 +272,7 @@ ALL_OUTSIDE = 1 << 13  # five sets holding a terminal or honour
 ALL_FIVES = 1 << 14  # five sets holding a 5
 ALL_EVEN = 1 << 15  # five even pungs / pair
 ONE_SUIT = 1 << 16  # the hand holds one suit and no honour
+TERMINAL_CHOWS = 1 << 17  # four chows, all 123 or 789
 
 
 def _set_traits(kind: SetKind, f: int) -> tuple[int, int, int, int]:
@@ -291,6 +292,9 @@ def _set_traits(kind: SetKind, f: int) -> tuple[int, int, int, int]:
 
 # kind -> tile -> traits, indexed rather than recomputed for every set
 _TRAITS = {k: [_set_traits(k, f) for f in range(NUM_KINDS)] for k in SetKind}
+
+
+_pung = partial(tuple.__new__, Pung)  # builds a Pung without the Python-level __new__
 
 
 class SetFacts:
@@ -332,14 +336,14 @@ class SetFacts:
                 if concealed:
                     concealed_pungs += 1
                 if k == SetKind.KONG:
-                    pungs.append(Pung(f, i, True, concealed, declared))
+                    pungs.append(_pung((f, i, True, concealed, declared)))
                     if s.concealed:
                         concealed_kongs += 1
                     else:
                         melded_kongs += 1
                     features |= KONGS
                 else:
-                    pungs.append(Pung(f, i, False, concealed, declared))
+                    pungs.append(_pung((f, i, False, concealed, declared)))
         n = len(d.sets)
         features |= STANDARD if d.kind == ShapeKind.STANDARD else SPECIAL
         if not pungs:
@@ -350,6 +354,8 @@ class SetFacts:
             features |= TWO_CONCEALED
         if len(chows) == 4:
             features |= FOUR_CHOWS
+            if outside - (pair is not None and (pair >= 27 or pair % 9 in (0, 8))) == 4:
+                features |= TERMINAL_CHOWS
         if win_index is not None:
             features |= WIN_IN_HAND
         if outside == n:

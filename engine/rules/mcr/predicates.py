@@ -429,12 +429,12 @@ def little_four_winds(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return []
 
 
-@set_fan(13, needs=F.FOUR_CHOWS)  # Pure Terminal Chows: 123 123 789 789 of one suit, pair of 5 of that suit
+@set_fan(13, needs=F.TERMINAL_CHOWS)  # Pure Terminal Chows: 123 123 789 789 of one suit, pair of 5 of that suit
 def pure_terminal_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if _terminal_chows(sf, pure=True) else []
 
 
-@set_fan(29, needs=F.FOUR_CHOWS)  # Three-Suited Terminal Chows: 123 and 789 in two suits, pair of 5 in the third
+@set_fan(29, needs=F.TERMINAL_CHOWS)  # Three-Suited Terminal Chows: 123 and 789 in two suits, pair of 5 in the third
 def three_suited_terminal_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if _terminal_chows(sf, pure=False) else []
 
@@ -504,8 +504,10 @@ def _find_wait(h: HandFacts, sf: SetFacts) -> int:
         return 0
     if d.kind == ShapeKind.KNITTED_STRAIGHT and h.n_melds:
         return 79 if d.sets[i].kind == 4 else 0
-    kind = sf.decomposition.sets[i].kind
+    kind = d.sets[i].kind
     if kind == 1:
+        if sf.win_offset != 1 and rank(d.sets[i].first) != (7 if sf.win_offset == 0 else 1):
+            return 0  # the other end of the run completes it too (a two-sided wait): no need to look
         fan = 78 if sf.win_offset == 1 else 77
     elif kind == 4 and sf.decomposition.kind in (ShapeKind.STANDARD, ShapeKind.KNITTED_STRAIGHT):
         fan = 79
