@@ -265,7 +265,7 @@ TERMINAL_PUNG = 1 << 6  # a pung of terminals or winds
 TWO_CONCEALED = 1 << 7  # at least two concealed pungs
 NO_PUNGS = 1 << 8
 FOUR_CHOWS = 1 << 9
-WIN_IN_HAND = 1 << 10  # a concealed set holds the winning tile
+WIN_IN_PAIR = 1 << 10  # the winning tile completes a concealed pair
 NO_MELDS = 1 << 11
 FOUR_PUNGS = 1 << 12
 ALL_OUTSIDE = 1 << 13  # five sets holding a terminal or honour
@@ -273,6 +273,8 @@ ALL_FIVES = 1 << 14  # five sets holding a 5
 ALL_EVEN = 1 << 15  # five even pungs / pair
 ONE_SUIT = 1 << 16  # the hand holds one suit and no honour
 TERMINAL_CHOWS = 1 << 17  # four chows, all 123 or 789
+WIN_CLOSED = 1 << 18  # the winning tile is the middle of a concealed chow
+WIN_EDGE = 1 << 19  # the winning tile is the 3 of a concealed 123 or the 7 of a 789
 
 
 def _set_traits(kind: SetKind, f: int) -> tuple[int, int, int, int]:
@@ -357,7 +359,14 @@ class SetFacts:
             if outside - (pair is not None and (pair >= 27 or pair % 9 in (0, 8))) == 4:
                 features |= TERMINAL_CHOWS
         if win_index is not None:
-            features |= WIN_IN_HAND
+            won = d.sets[win_index]
+            if won.kind == SetKind.PAIR:
+                features |= WIN_IN_PAIR
+            elif won.kind == SetKind.CHOW:
+                if win_offset == 1:
+                    features |= WIN_CLOSED
+                elif won.first % 9 == (6 if win_offset == 0 else 0):
+                    features |= WIN_EDGE
         if outside == n:
             features |= ALL_OUTSIDE
         if fives == n:

@@ -470,17 +470,17 @@ def all_even_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
 
 # ---------------------------------------------------------------- sets: how the winning tile came
 
-@set_fan(77, needs=F.WIN_IN_HAND)  # Edge Wait: the only wait, at the end of a concealed chow (12 waiting on 3)
+@set_fan(77, needs=F.WIN_EDGE)  # Edge Wait: the only wait, at the end of a concealed chow (12 waiting on 3)
 def edge_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [(sf.win_index,)] if _wait_kind(h, sf) == 77 else []  # type: ignore[list-item]
 
 
-@set_fan(78, needs=F.WIN_IN_HAND)  # Closed Wait: the only wait, inside a concealed chow (13 waiting on 2)
+@set_fan(78, needs=F.WIN_CLOSED)  # Closed Wait: the only wait, inside a concealed chow (13 waiting on 2)
 def closed_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [(sf.win_index,)] if _wait_kind(h, sf) == 78 else []  # type: ignore[list-item]
 
 
-@set_fan(79, needs=F.WIN_IN_HAND)  # Single Wait: the only wait, on the pair
+@set_fan(79, needs=F.WIN_IN_PAIR)  # Single Wait: the only wait, on the pair
 def single_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [(sf.win_index,)] if _wait_kind(h, sf) == 79 else []  # type: ignore[list-item]
 
