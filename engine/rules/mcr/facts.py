@@ -170,7 +170,7 @@ def hand_facts(hand: Hand, ctx: WinContext) -> HandFacts:
 
 def _seven_pairs_wait(counts: list[int]) -> int | None:
     """The tile a 13-tile hand of six pairs and a single waits on for seven pairs, if it is such a hand."""
-    if counts.count(2) + counts.count(3) + 2 * counts.count(4) != 6:
+    if counts.count(0) < 27 or counts.count(2) + counts.count(3) + 2 * counts.count(4) != 6:  # 7 kinds at most
         return None
     lone = [counts.index(c) for c in (1, 3) if c in counts]
     return min(lone) if lone else None

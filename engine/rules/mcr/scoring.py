@@ -47,14 +47,24 @@ Hits = list[tuple[int, ...]]
 
 
 def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int, tuple[int, ...]]]:
-    """Combination fans among one family's sets. members: (tile, set index). Returns (fan id, set indices)."""
+    """Combination fans among one family's sets. members: (tile, set index), in set order.
+    Returns (fan id, set indices)."""
     if len(members) < 2:
         return []
-    # by the oracle's tile order; equal tiles keep set order
-    ordered = sorted([(TILE_KEY[t], i, t) for t, i in members])
-    idx = [i for _, i, _ in ordered]
-    found = _combinations_by_position(family, tuple([t for _, _, t in ordered]))
-    return [(fid, tuple(sorted([idx[p] for p in pos]))) for fid, pos in found]
+    found = _combinations_in_order(family, tuple([t for t, _ in members]))
+    if not found:
+        return []
+    idx = [i for _, i in members]
+    return [(fid, tuple([idx[p] for p in pos])) for fid, pos in found]
+
+
+@lru_cache(maxsize=65536)
+def _combinations_in_order(family: str, tiles: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """`_combinations_by_position` for tiles in set order: the sets are looked at in the oracle's tile
+    order (equal tiles keep set order) and the positions are given back in set order, ascending."""
+    order = sorted(range(len(tiles)), key=lambda p: (TILE_KEY[tiles[p]], p))
+    found = _combinations_by_position(family, tuple(tiles[p] for p in order))
+    return tuple((fid, tuple(sorted(order[q] for q in pos))) for fid, pos in found)
 
 
 @cache
