@@ -374,7 +374,11 @@ def _standard_splits(counts: list[int], win: int | None) -> tuple[list[_Split], 
                       for sets, pair, _ in combos for o in options]
         elif len(options) == 1:
             o = options[0]
-            combos = [(sets + o.body_sets, pair or o.pair_set, held) for sets, pair, held in combos]
+            if len(combos) == 1:  # the usual case: one split so far, one here
+                sets, pair, held = combos[0]
+                combos = [(sets + o.body_sets, pair or o.pair_set, held)]
+            else:
+                combos = [(sets + o.body_sets, pair or o.pair_set, held) for sets, pair, held in combos]
         else:
             combos = [(sets + o.body_sets, pair or o.pair_set, held) for sets, pair, held in combos for o in options]
     return (combos, start) if pairs == 1 else ([], 0)

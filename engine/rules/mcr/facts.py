@@ -75,8 +75,8 @@ def tile_facts(present: int) -> TileFacts:
     """`present`: bit t for each kind held."""
     m, p, s = present & SUIT_MASK, (present >> 9) & SUIT_MASK, (present >> 18) & SUIT_MASK
     z = present >> 27
-    return TileFacts((not m) + (not p) + (not s), bool(z), bool(z & 0xF), bool(z >> 4), m | p | s,
-                     not present & ~REVERSIBLE_MASK, not present & ~GREEN_MASK)
+    return _tile_facts(((not m) + (not p) + (not s), bool(z), bool(z & 0xF), bool(z >> 4), m | p | s,
+                        not present & ~REVERSIBLE_MASK, not present & ~GREEN_MASK))
 
 
 class Situation(NamedTuple):
@@ -90,6 +90,11 @@ class Situation(NamedTuple):
     melded_sets: int  # declared melds other than concealed kongs
 
 
+# NamedTuples built from a plain tuple without their Python-level __new__ (hot path)
+_tile_facts = partial(tuple.__new__, TileFacts)
+_situation = partial(tuple.__new__, Situation)
+
+
 class HandFacts:
     """What does not depend on how the hand is split."""
 
@@ -100,11 +105,12 @@ class HandFacts:
         win = hand.winning_tile
         assert win is not None
         standing = [0] * NUM_KINDS
+        present = 1 << win
         for t in hand.concealed:
             standing[t] += 1
+            present |= 1 << t
         counts = standing[:]
         counts[win] += 1
-        present = 1 << win
         n_kongs = melded = in_melds = 0
         for m in hand.melds:
             tiles = m.tiles
@@ -119,8 +125,6 @@ class HandFacts:
                 melded += 1
             if tiles[0] <= win <= tiles[-1]:
                 in_melds += tiles.count(win)
-        for t in hand.concealed:
-            present |= 1 << t
         self.hand = hand
         self.ctx = ctx
         self.win = win
@@ -134,7 +138,7 @@ class HandFacts:
         # decomposition features (see SetFacts) that hold for every decomposition of this hand
         self.features = (0 if hand.melds else NO_MELDS) | (
             ONE_SUIT if tiles_.suits_absent == 2 and not tiles_.honors else 0)
-        self.situation = Situation(
+        self.situation = _situation((
             ctx.self_drawn,
             # The other three copies shown in one's own melds make the winning tile the last of its
             # kind whatever the flag says (the rule counts exposed tiles, and these are exposed).
@@ -143,7 +147,7 @@ class HandFacts:
             ctx.replacement_tile,
             ctx.robbing_kong,
             melded,
-        )
+        ))
         self._unique_wait: bool | None = None
 
     def unique_wait_for(self, d: Decomposition) -> bool:
