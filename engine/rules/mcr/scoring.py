@@ -21,7 +21,7 @@ the winning tile.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import combinations as _subsets
 
 from engine.hand import Hand, WinContext
@@ -35,6 +35,7 @@ from engine.shapes import Decomposition, ShapeKind, decompositions
 _ORDER = sorted(BY_ID, key=lambda i: (-BY_ID[i].points, i))
 _RANK = {fid: n for n, fid in enumerate(_ORDER)}
 _POINTS = {fid: f.points for fid, f in BY_ID.items()}
+_EXCLUDE_BITS = {fid: sum(1 << x for x in ex) for fid, ex in EXCLUDES.items()}
 # Fans about the situation rather than the tiles: they point at the winning tile.
 _SITUATIONAL = frozenset({44, 45, 46, 47, 52, 56, 58, 62, 80})
 # Sort key of a tile in the oracle's order (characters, bamboo, dots, honours).
@@ -67,38 +68,39 @@ def _combinations_in_order(family: str, tiles: tuple[int, ...]) -> tuple[tuple[i
     return tuple((fid, tuple(sorted(order[q] for q in pos))) for fid, pos in found)
 
 
-@cache
+@lru_cache(maxsize=65536)
+def _matching(family: str, tiles: tuple[int, ...]) -> tuple[int, ...]:
+    """The combination fans of this family and arity that hold for these sets, in the order tried.
+    Keyed on two, three or four set tiles, so it fills quickly and is shared by many hands."""
+    return tuple(fid for fid, rule in P.COMBOS[family][len(tiles)] if rule(tiles))
+
+
 def _combinations_by_position(family: str, tiles: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The combination fans of sorted set tiles, as positions: a read-only memo like the suit tables."""
+    """The combination fans of sorted set tiles, as positions."""
     n = len(tiles)
     idx = tuple(range(n))
-    rules = P.COMBOS[family]
     if n == 4:
-        for fid, rule in rules[4]:
-            if rule(tiles):
-                return ((fid, idx),)
+        for fid in _matching(family, tiles)[:1]:
+            return ((fid, idx),)
     if n >= 3:
         for trio in _subsets(range(n), 3):
-            for fid, rule in rules[3]:
-                if rule(tuple(tiles[i] for i in trio)):
-                    out = [(fid, tuple(idx[i] for i in trio))]
-                    rest = [i for i in range(n) if i not in trio]
-                    if rest:  # the leftover set joins one of the three, once, best fan first
-                        j = rest[0]
-                        for pid, prule in rules[2]:
-                            partner = next((i for i in trio if prule(_pair(tiles, i, j))), None)
-                            if partner is not None:
-                                out.append((pid, tuple(sorted((idx[partner], idx[j])))))
-                                break
-                    return tuple(out)
+            for fid in _matching(family, tuple(tiles[i] for i in trio))[:1]:
+                out = [(fid, tuple(idx[i] for i in trio))]
+                rest = [i for i in range(n) if i not in trio]
+                if rest:  # the leftover set joins one of the three, once, best fan first
+                    j = rest[0]
+                    for pid, _ in P.COMBOS[family][2]:
+                        partner = next((i for i in trio if pid in _matching(family, _pair(tiles, i, j))), None)
+                        if partner is not None:
+                            out.append((pid, tuple(sorted((idx[partner], idx[j])))))
+                            break
+                return tuple(out)
     found: list[tuple[int, tuple[int, ...]]] = []
     for i, j in _subsets(range(n), 2):
-        for fid, rule in rules[2]:
-            if rule((tiles[i], tiles[j])):
-                found.append((fid, (idx[i], idx[j])))
-                break
+        for fid in _matching(family, (tiles[i], tiles[j]))[:1]:
+            found.append((fid, (idx[i], idx[j])))
     taking_part = {k for _, pair in found for k in pair}
-    return tuple(_account_once(found, len(taking_part) - 1, [fid for fid, _ in rules[2]]))
+    return tuple(_account_once(found, len(taking_part) - 1, [fid for fid, _ in P.COMBOS[family][2]]))
 
 
 def _pair(tiles: tuple[int, ...], i: int, j: int) -> tuple[int, int]:
@@ -135,30 +137,20 @@ def _raw_hits(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], sf: SetFacts
     return raw
 
 
-@lru_cache(maxsize=8192)
-def _exclusion_plan(fids: frozenset[int]) -> tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
-    """(fans kept, (consuming fan, its victims) pairs) for a set of candidate fans.
-
-    Depends only on which fans were found, so it is memoized on that set.
-    """
-    excluded: set[int] = set()
-    consumers: list[tuple[int, tuple[int, ...]]] = []
-    for fid in sorted(fids, key=_RANK.__getitem__):
-        if fid in excluded:
-            continue
-        excluded |= EXCLUDES[fid]
-        if fid in CONSUMES:
-            consumers.append((fid, CONSUMES[fid]))
-    return tuple(sorted(fids - excluded)), tuple(consumers)
-
-
 def _apply_principles(raw: dict[int, Hits]) -> dict[int, Hits]:
     """The fans that count, in id order (see the module docstring)."""
-    kept, consumers = _exclusion_plan(frozenset(raw))
-    out = {fid: raw[fid] for fid in kept}
-    for fid, victims in consumers:
+    excluded = 0  # bit per fan id
+    consumers = []
+    for fid in sorted(raw, key=_RANK.__getitem__):
+        if excluded >> fid & 1:
+            continue
+        excluded |= _EXCLUDE_BITS[fid]
+        if fid in CONSUMES:
+            consumers.append(fid)
+    out = {fid: raw[fid] for fid in sorted(raw) if not excluded >> fid & 1}
+    for fid in consumers:
         gone = {k for hit in raw[fid] for k in hit}
-        for victim in victims:
+        for victim in CONSUMES[fid]:
             hits = out.get(victim)
             if hits:
                 left = [hit for hit in hits if not (len(hit) == 1 and hit[0] in gone)]
