@@ -112,20 +112,24 @@ class Decomposition:
 SuitSplit = tuple[tuple[SetKind, int], ...]
 
 
-def _dfs_splits(counts: list[int], want_pair: bool) -> set[SuitSplit]:
-    """Every split of one suit's counts into chows/pungs (plus one pair if want_pair)."""
+@lru_cache(maxsize=1 << 17)
+def _dfs_splits(counts: tuple[int, ...], want_pair: bool) -> frozenset[SuitSplit]:
+    """Every split of one suit's counts into chows/pungs (plus one pair if want_pair).
+
+    Memoized on the remaining counts: the keys left after taking a set recur within one search
+    and across suits, so each sub-key is split once.
+    """
     i = next((k for k, n in enumerate(counts) if n), None)
     if i is None:
-        return {()} if not want_pair else set()
+        return frozenset({()}) if not want_pair else frozenset()
     out: set[SuitSplit] = set()
 
     def branch(kind: SetKind, take: tuple[int, ...], pair_left: bool) -> None:
+        rest_counts = list(counts)
         for k in take:
-            counts[k] -= 1
-        for rest in _dfs_splits(counts, pair_left):
+            rest_counts[k] -= 1
+        for rest in _dfs_splits(tuple(rest_counts), pair_left):
             out.add(tuple(sorted(rest + ((kind, i),))))
-        for k in take:
-            counts[k] += 1
 
     if counts[i] >= 3:
         branch(SetKind.PUNG, (i, i, i), want_pair)
@@ -133,7 +137,7 @@ def _dfs_splits(counts: list[int], want_pair: bool) -> set[SuitSplit]:
         branch(SetKind.PAIR, (i, i), False)
     if i <= 6 and counts[i + 1] and counts[i + 2]:
         branch(SetKind.CHOW, (i, i + 1, i + 2), want_pair)
-    return out
+    return frozenset(out)
 
 
 @cache
@@ -155,7 +159,7 @@ def suit_splits(key: SuitKey, honors: bool = False) -> tuple[SuitSplit, ...]:
             elif c:
                 return ()
         return (tuple(sorted(sets)),) if pairs == want_pair else ()
-    return tuple(sorted(_dfs_splits(list(key), want_pair)))
+    return tuple(sorted(_dfs_splits(key, want_pair)))
 
 
 def _build_complete_table() -> dict[SuitKey, int]:
@@ -319,9 +323,6 @@ class _SuitOption(NamedTuple):
     pair: tuple[SetKind, int] | None
     body_sets: tuple[TileSet, ...]  # `body` as concealed TileSets
     pair_set: TileSet | None
-    # per rank of the winning tile in this suit: (kind, tile, position in body or -1 for the pair,
-    # offset of the tile in the set) for each distinct set that can hold it, in (kind, tile) order
-    holders: tuple[tuple[tuple[SetKind, int, int, int], ...], ...]
 
 
 @cache
@@ -331,18 +332,29 @@ def _suit_options(base: int, key: SuitKey, honors: bool) -> tuple[_SuitOption, .
     for split in suit_splits(key, honors):
         body = sorted(((k, base + r) for k, r in split if k != SetKind.PAIR), key=_pair_order)
         pair = next(((k, base + r) for k, r in split if k == SetKind.PAIR), None)
-        order = body + ([pair] if pair else [])
-        holders = []
-        for r in range(len(key)):
-            held = sorted({(k, f) for k, f in order if _holds(k, f, base + r) is not None})
-            holders.append(tuple((k, f, order.index((k, f)) if k != SetKind.PAIR else -1,
-                                  _holds(k, f, base + r)) for k, f in held))
         out.append(_SuitOption(tuple(body), pair, tuple(_CONCEALED[x] for x in body),
-                               _CONCEALED[pair] if pair else None, tuple(holders)))  # type: ignore[arg-type]
+                               _CONCEALED[pair] if pair else None))
     return tuple(out)
 
 
-_Split = tuple[tuple[TileSet, ...], TileSet, tuple[tuple[SetKind, int, int, int], ...]]
+Holders = tuple[tuple[SetKind, int, int, int], ...]
+
+
+@lru_cache(maxsize=1 << 16)
+def _win_holders(base: int, key: SuitKey, honors: bool, win: int) -> tuple[Holders, ...]:
+    """Per option of `_suit_options(base, key, honors)`: (kind, tile, position in its body or -1 for
+    the pair, offset of `win` in the set) for each distinct set that can hold `win`, in (kind, tile)
+    order (memoized on the suit key and the winning tile)."""
+    out = []
+    for o in _suit_options(base, key, honors):
+        order = list(o.body) + ([o.pair] if o.pair else [])
+        held = sorted({(k, f) for k, f in order if _holds(k, f, win) is not None})
+        out.append(tuple((k, f, order.index((k, f)) if k != SetKind.PAIR else -1, _holds(k, f, win))
+                         for k, f in held))
+    return tuple(out)  # type: ignore[arg-type]
+
+
+_Split = tuple[tuple[TileSet, ...], TileSet, Holders]
 
 
 def _standard_splits(counts: list[int], win: int | None) -> tuple[list[_Split], int]:
@@ -350,7 +362,7 @@ def _standard_splits(counts: list[int], win: int | None) -> tuple[list[_Split], 
     tile's suit starts among the sets.
 
     Each split: (sets but the pair, sorted by tile; the pair; the sets that can hold the winning
-    tile, see `_SuitOption.holders`). Suits are joined in tile order, so the sets stay sorted; the
+    tile, see `_win_holders`). Suits are joined in tile order, so the sets stay sorted; the
     order of the splits is the product of the per-suit options, characters outermost.
     """
     win_block = -1 if win is None else (win // 9 if win < 27 else 3)
@@ -369,9 +381,9 @@ def _standard_splits(counts: list[int], win: int | None) -> tuple[list[_Split], 
                 return [], 0
         if b == win_block:
             start = len(combos[0][0])  # every split of a suit has as many sets
-            r = win - base  # type: ignore[operator]
-            combos = [(sets + o.body_sets, pair or o.pair_set, o.holders[r])
-                      for sets, pair, _ in combos for o in options]
+            holders = _win_holders(base, key, honors, win)  # type: ignore[arg-type]
+            combos = [(sets + o.body_sets, pair or o.pair_set, held)
+                      for sets, pair, _ in combos for o, held in zip(options, holders, strict=True)]
         elif len(options) == 1:
             o = options[0]
             if len(combos) == 1:  # the usual case: one split so far, one here

@@ -48,24 +48,15 @@ Hits = list[tuple[int, ...]]
 
 
 def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int, tuple[int, ...]]]:
-    """Combination fans among one family's sets. members: (tile, set index), in set order.
-    Returns (fan id, set indices)."""
+    """Combination fans among one family's sets. members: (tile, set index). Returns (fan id, set indices)."""
     if len(members) < 2:
         return []
-    found = _combinations_in_order(family, tuple([t for t, _ in members]))
+    # by the oracle's tile order, equal tiles in set order; the memo is keyed on the sorted tiles
+    ordered = sorted([(TILE_KEY[t], i, t) for t, i in members])
+    found = _combinations_by_position(family, tuple([t for _, _, t in ordered]))
     if not found:
         return []
-    idx = [i for _, i in members]
-    return [(fid, tuple([idx[p] for p in pos])) for fid, pos in found]
-
-
-@lru_cache(maxsize=65536)
-def _combinations_in_order(family: str, tiles: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """`_combinations_by_position` for tiles in set order: the sets are looked at in the oracle's tile
-    order (equal tiles keep set order) and the positions are given back in set order, ascending."""
-    order = sorted(range(len(tiles)), key=lambda p: (TILE_KEY[tiles[p]], p))
-    found = _combinations_by_position(family, tuple(tiles[p] for p in order))
-    return tuple((fid, tuple(sorted(order[q] for q in pos))) for fid, pos in found)
+    return [(fid, tuple(sorted([ordered[p][1] for p in pos]))) for fid, pos in found]
 
 
 @lru_cache(maxsize=65536)
@@ -75,8 +66,9 @@ def _matching(family: str, tiles: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(fid for fid, rule in P.COMBOS[family][len(tiles)] if rule(tiles))
 
 
+@lru_cache(maxsize=65536)
 def _combinations_by_position(family: str, tiles: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The combination fans of sorted set tiles, as positions."""
+    """The combination fans of sorted set tiles, as positions (memoized: two to four sorted tiles)."""
     n = len(tiles)
     idx = tuple(range(n))
     if n == 4:
