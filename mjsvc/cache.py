@@ -15,6 +15,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, fields
+from functools import lru_cache
+from operator import attrgetter
 from typing import Any, Protocol, TypeVar
 
 from engine.hand import Hand, Meld, WinContext
@@ -127,30 +129,68 @@ def meld_key(m: Meld) -> tuple[int, int, bool, bool]:
 
 
 def _hand_key(hand: Hand) -> tuple[Any, ...]:
-    return (hand.concealed, tuple(meld_key(m) for m in hand.melds), hand.winning_tile)
+    melds = hand.melds
+    # meld_key inlined: a key is built on every request, cache hit or not
+    mk = tuple([(int(m.kind), m.tiles[0], m.concealed, m.added) for m in melds]) if melds else ()
+    return (hand.concealed, mk, hand.winning_tile)
 
 
 def _has_wind(hand: Hand) -> bool:
-    if _WIND_TILES.intersection(hand.concealed) or hand.winning_tile in _WIND_TILES:
+    if not _WIND_TILES.isdisjoint(hand.concealed) or hand.winning_tile in _WIND_TILES:
         return True
-    return any(m.tiles[0] in _WIND_TILES for m in hand.melds)
+    return any(m.tiles[0] in _WIND_TILES for m in hand.melds) if hand.melds else False
+
+
+@lru_cache(maxsize=64)
+def _context_reader(relevant: tuple[str, ...]) -> tuple[Callable[[WinContext], tuple[Any, ...]], int, int]:
+    """A C-level reader of the `relevant` fields (always a tuple), and where seat / prevalent wind sit (-1: absent)."""
+    get = attrgetter(*relevant) if relevant else (lambda ctx: ())
+    read = get if len(relevant) != 1 else (lambda ctx: (get(ctx),))
+    seat = relevant.index("seat_wind") if "seat_wind" in relevant else -1
+    prevalent = relevant.index("prevalent_wind") if "prevalent_wind" in relevant else -1
+    return read, seat, prevalent
+
+
+_DEFAULT_READER = _context_reader(_CONTEXT_FIELDS)
 
 
 def context_key(ctx: WinContext, hand: Hand, relevant: Sequence[str] = _CONTEXT_FIELDS) -> tuple[Any, ...]:
     """The context flags `relevant` to the rule set. Seat and prevalent wind score only through a set of
     wind tiles, so for a hand without any wind tile only whether the seat is East (the dealer, which
     decides whether 天胡 / 地胡 are possible) stays in the key, and every other seat shares one entry."""
-    if _has_wind(hand):
-        return tuple(getattr(ctx, name) for name in relevant)
-    return tuple((ctx.seat_wind == 0) if name == "seat_wind" else None if name == "prevalent_wind"
-                 else getattr(ctx, name) for name in relevant)
+    if relevant is _CONTEXT_FIELDS:
+        read, seat, prevalent = _DEFAULT_READER
+    else:
+        read, seat, prevalent = _context_reader(relevant if type(relevant) is tuple else tuple(relevant))
+    values = read(ctx)
+    if (seat < 0 and prevalent < 0) or _has_wind(hand):
+        return values
+    out = list(values)
+    if seat >= 0:
+        out[seat] = ctx.seat_wind == 0
+    if prevalent >= 0:
+        out[prevalent] = None
+    return tuple(out)
 
 
 def evaluate_key(rule_set: str, hand: Hand, ctx: WinContext,
                  relevant: Sequence[str] = _CONTEXT_FIELDS) -> tuple[Any, ...]:
     """Key of an evaluation. `relevant`: the context fields the rule set scores (all by default).
     The context must have been validated first: flags outside `relevant` are not in the key."""
-    return ("evaluate", rule_set, *_hand_key(hand), context_key(ctx, hand, relevant))
+    melds = hand.melds
+    concealed = hand.concealed
+    win = hand.winning_tile
+    if melds:
+        mk = tuple([(int(m.kind), m.tiles[0], m.concealed, m.added) for m in melds])
+        return ("evaluate", rule_set, concealed, mk, win, context_key(ctx, hand, relevant))
+    if relevant is _CONTEXT_FIELDS and _WIND_TILES.isdisjoint(concealed) and win not in _WIND_TILES:
+        # the usual request inlined (context_key without a wind tile): it runs on every call, hit or not
+        read, seat, prevalent = _DEFAULT_READER
+        out = list(read(ctx))
+        out[seat] = ctx.seat_wind == 0
+        out[prevalent] = None
+        return ("evaluate", rule_set, concealed, (), win, tuple(out))
+    return ("evaluate", rule_set, concealed, (), win, context_key(ctx, hand, relevant))
 
 
 def analyze_key(rule_set: str, hand: Hand, visible: Sequence[int]) -> tuple[Any, ...]:
