@@ -1,0 +1,20 @@
+"""bench/ops_scoring.py: every evaluate_mcr row is measured and the cold rows say what they timed."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("MahjongGB")
+pytest.importorskip("mahjong")
+
+
+def test_scoring_rows() -> None:
+    from bench import ops_scoring
+
+    rows = ops_scoring.rows(8, seed=3)
+    by_impl = {r["impl"]: r for r in rows}
+    assert set(by_impl) == {"mjsvc", "mjsvc_nomemo", "mjsvc_cached", "pymahjonggb", "mahjong"}
+    assert all(r["op"] == "evaluate_mcr" and r["median_us"] > 0 for r in rows)
+    note = by_impl["mjsvc"]["note"]
+    assert "8 hands" in note and f"{8 * ops_scoring.WARM_POOL} other hands" in note
+    assert "emptied" in by_impl["mjsvc_nomemo"]["note"]
