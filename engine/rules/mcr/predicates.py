@@ -1,7 +1,8 @@
 """One small rule per fan, registered under the fan's official id (see catalogue.py for names/points).
 
-Four kinds, by what they look at:
-- TILE fans: only which kinds the hand holds (`TileFacts`) -> bool; memoized per presence mask.
+Five kinds, by what they look at:
+- TILE fans: only which kinds the hand holds (`TileFacts`, a few bits and a rank mask) -> bool;
+  memoized on those facts, which many hands share.
 - SITUATION fans: only the circumstances of the win (`Situation`) -> bool; memoized on them.
 - HAND fans: the whole hand, the same for every decomposition -> a count.
 - SET fans: one decomposition -> a list of hits, each hit the tuple of set indices it was scored on
@@ -9,8 +10,8 @@ Four kinds, by what they look at:
   `features` it needs (facts.py: cheap necessary conditions); it is only asked when they are present,
   and it still checks everything itself.
 - COMBO fans: relations between two, three or four chows or pungs -> a predicate on their sorted
-  tiles. Which combinations may be counted together is the scoring mechanism's job
-  (scoring.combinations), not the predicates'.
+  tiles (memoized per tuple of tiles in scoring._matching). Which combinations may be counted
+  together is the scoring mechanism's job (scoring.combinations), not the predicates'.
 Exclusions (不计) are never written here; they are catalogue data.
 """
 

@@ -12,7 +12,12 @@ How the five principles of the MCR rules are applied (as mechanism, not per-fan 
   chain, so at most (sets taking part - 1) two-set fans count; over that cap, repeats go first, from
   the least specific fan (Two Terminal Chows, Short Straight, Mixed Double Chow, Pure Double Chow).
 
-Decompositions tie on total rarely; the tie-break is documented in `_rank_key` and follows the
+Speed (see the package docstring): the exclusions are bitmask operations; combination fans are
+memoized on the sorted tiles of the family's sets (`_combinations_by_position`) and, below that,
+per two to four set tiles (`_matching`); FanHits are interned (`_fan_hit`). No memo is keyed on a
+whole hand: that is the service cache's job.
+
+Decompositions tie on total rarely; the tie-break is documented in `rank` and follows the
 oracle's own order so that fan names agree: special shapes first, then standard decompositions in
 canonical order of their concealed sets (suits in the order characters, bamboo, dots, honours;
 a pung before a chow on the same tile), then edge > closed > single wait, then the position of
