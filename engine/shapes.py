@@ -354,6 +354,7 @@ def _win_holders(base: int, key: SuitKey, honors: bool, win: int) -> tuple[Holde
     return tuple(out)  # type: ignore[arg-type]
 
 
+_EMPTY_SUIT = (0,) * 9
 _Split = tuple[tuple[TileSet, ...], TileSet, Holders]
 
 
@@ -371,6 +372,8 @@ def _standard_splits(counts: list[int], win: int | None) -> tuple[list[_Split], 
     start = 0
     for b, (base, honors) in enumerate(_SUIT_BLOCKS):
         key = tuple(counts[base:base + 9]) if not honors else tuple(counts[27:34]) + (0, 0)
+        if key == _EMPTY_SUIT:
+            continue  # an absent suit splits one way, into nothing
         options = _suit_options(base, key, honors)  # type: ignore[arg-type]
         if not options:
             return [], 0
