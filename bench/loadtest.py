@@ -17,6 +17,7 @@ import json
 import os
 import platform
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,44 @@ def _proc_cpu_seconds(pid: int) -> float:
     return total
 
 
+def _machine_busy_seconds() -> float:
+    """CPU seconds all cores have spent busy since boot (/proc/stat: everything but idle and iowait)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+class CpuSampler(threading.Thread):
+    """Once a second: cores used by the server, by this client, and by everything else on the machine.
+
+    Client and server share the machine with whatever else runs; the third number tells a latency
+    spike caused by the service from one caused by a neighbour.
+    """
+
+    def __init__(self, server_pid: int) -> None:
+        super().__init__(daemon=True)
+        self.server_pid = server_pid
+        self.samples: list[dict[str, float]] = []
+        self._stop_event = threading.Event()
+
+    def run(self) -> None:
+        t0 = time.perf_counter()
+        prev = (time.perf_counter(), _machine_busy_seconds(), _proc_cpu_seconds(self.server_pid), time.process_time())
+        while not self._stop_event.wait(1.0):
+            now = (time.perf_counter(), _machine_busy_seconds(), _proc_cpu_seconds(self.server_pid),
+                   time.process_time())
+            dt = now[0] - prev[0]
+            busy, server, client = ((now[i] - prev[i]) / dt for i in (1, 2, 3))
+            self.samples.append({"t": round(now[0] - t0, 1), "server_cores": round(server, 2),
+                                 "client_cores": round(client, 2),
+                                 "other_cores": round(max(0.0, busy - server - client), 2)})
+            prev = now
+
+    def stop(self) -> list[dict[str, float]]:
+        self._stop_event.set()
+        self.join()
+        return self.samples
+
+
 def _cache_counts(server: loadgen.LocalServer) -> tuple[float, float]:
     return (loadgen.scrape_value(server.metrics_url, "mjsvc_cache_hits_total") or 0.0,
             loadgen.scrape_value(server.metrics_url, "mjsvc_cache_misses_total") or 0.0)
@@ -68,7 +107,11 @@ def run_phase(server: loadgen.LocalServer, name: str, cfg: loadgen.Config) -> di
           f"{'closed loop' if not cfg.rate else f'{cfg.rate:g} calls/s offered'}, {cfg.duration:g} s", file=sys.stderr)
     hits0, misses0 = _cache_counts(server)
     server_cpu0, client_cpu0, t0 = _proc_cpu_seconds(server.process.pid), time.process_time(), time.perf_counter()
+    busy0 = _machine_busy_seconds()
+    sampler = CpuSampler(server.process.pid)
+    sampler.start()
     report = loadgen.run_config(cfg)
+    report["cpu_series"] = sampler.stop()
     wall = time.perf_counter() - t0
     hits1, misses1 = _cache_counts(server)
     lookups = (hits1 - hits0) + (misses1 - misses0)
@@ -77,8 +120,11 @@ def run_phase(server: loadgen.LocalServer, name: str, cfg: loadgen.Config) -> di
         "wall_s": round(wall, 2),
         "client_cores": round((time.process_time() - client_cpu0) / wall, 2),
         "server_cores": round((_proc_cpu_seconds(server.process.pid) - server_cpu0) / wall, 2),
+        "machine_busy_cores": round((_machine_busy_seconds() - busy0) / wall, 2),
         "machine_cores": os.cpu_count(),
     }
+    report["cpu"]["other_cores"] = round(max(0.0, report["cpu"]["machine_busy_cores"] - report["cpu"]["client_cores"]
+                                             - report["cpu"]["server_cores"]), 2)
     print(loadgen.format_report(report), file=sys.stderr)
     return report
 
@@ -89,7 +135,8 @@ def plot(phases: list[tuple[str, dict[str, Any]]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax_rps, ax_lat) = plt.subplots(2, 1, figsize=(11, 7), sharex=True)
+    fig, (ax_rps, ax_lat, ax_cpu) = plt.subplots(3, 1, figsize=(11, 9), sharex=True,
+                                                 gridspec_kw={"height_ratios": [3, 3, 2]})
     offset = 0
     for i, (name, rep) in enumerate(phases):
         series = rep["series"][:-1] if len(rep["series"]) > 1 else rep["series"]  # last second is partial
@@ -98,10 +145,16 @@ def plot(phases: list[tuple[str, dict[str, Any]]], path: Path) -> None:
         ax_rps.plot(ts, [s["calls"] for s in series], color=color, label=f"{name}: {rep['rps']:.0f} calls/s")
         ax_lat.plot(ts, [s["p50_ms"] for s in series], color=color, linestyle="--", label=f"{name} p50")
         ax_lat.plot(ts, [s["p99_ms"] for s in series], color=color, label=f"{name} p99")
+        cpu = rep.get("cpu_series", [])
+        if cpu:
+            ct = [offset + c["t"] - 1 for c in cpu]
+            ax_cpu.stackplot(ct, [c["server_cores"] for c in cpu], [c["client_cores"] for c in cpu],
+                             [c["other_cores"] for c in cpu], colors=["C2", "C1", "C7"], alpha=0.6,
+                             labels=["server", "load generator", "other processes"] if i == 0 else ())
         if rep.get("offered_rps"):
             ax_rps.axhline(rep["offered_rps"], color=color, linewidth=0.6, linestyle=":")
         if offset:
-            for ax in (ax_rps, ax_lat):
+            for ax in (ax_rps, ax_lat, ax_cpu):
                 ax.axvline(offset - 0.5, color="grey", linewidth=0.8)
         offset += len(rep["series"]) + 1
     ax_lat.axhline(5.0, color="red", linewidth=0.6, linestyle=":", label="5 ms")
@@ -109,8 +162,10 @@ def plot(phases: list[tuple[str, dict[str, Any]]], path: Path) -> None:
     ax_rps.set_ylim(bottom=0)
     ax_lat.set_ylabel("latency per call, ms (log)")
     ax_lat.set_yscale("log")
-    ax_lat.set_xlabel("seconds")
-    for ax in (ax_rps, ax_lat):
+    ax_cpu.set_ylabel("CPU cores busy")
+    ax_cpu.set_ylim(0, os.cpu_count() or 2)
+    ax_cpu.set_xlabel("seconds")
+    for ax in (ax_rps, ax_lat, ax_cpu):
         ax.grid(True, alpha=0.3)
         ax.legend(loc="upper right", fontsize=8)
     tables = phases[0][1]["config"]["tables"]
