@@ -36,6 +36,8 @@ class ServeConfig:
     tls_cert: str = ""
     tls_key: str = ""
     grace: float = 10.0
+    max_connection_age: float = 0.0
+    max_connection_age_grace: float = 30.0
     metrics_dir: str = ""
     log_level: str = "INFO"
     noop: bool = False
@@ -71,6 +73,11 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
     ("tls_cert", "MJSVC_TLS_CERT", "PEM certificate chain file; with --tls-key the port speaks TLS"),
     ("tls_key", "MJSVC_TLS_KEY", "PEM private key file"),
     ("grace", "MJSVC_GRACE", "seconds in-flight calls get to finish after SIGTERM"),
+    ("max_connection_age", "MJSVC_MAX_CONNECTION_AGE",
+     "seconds after which a client connection is closed (gRPC adds jitter) so clients re-resolve and reach "
+     "new pods after a scale-out (0: never)"),
+    ("max_connection_age_grace", "MJSVC_MAX_CONNECTION_AGE_GRACE",
+     "seconds calls and streams on an aged connection get to finish before it is cut"),
     ("metrics_dir", "PROMETHEUS_MULTIPROC_DIR",
      "directory of the workers' metric files, wiped at start (default: a fresh temporary directory)"),
     ("log_level", "MJSVC_LOG_LEVEL", "DEBUG, INFO, WARNING or ERROR"),
@@ -130,6 +137,8 @@ def check(cfg: ServeConfig) -> None:
         raise SystemExit("--max-message-bytes and --max-concurrent-streams must be > 0")
     if cfg.stream_rate < 0 or cfg.grace < 0:
         raise SystemExit("--stream-rate and --grace must be >= 0")
+    if cfg.max_connection_age < 0 or cfg.max_connection_age_grace < 0:
+        raise SystemExit("--max-connection-age and --max-connection-age-grace must be >= 0")
 
 
 def markdown_table() -> str:

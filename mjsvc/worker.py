@@ -322,12 +322,19 @@ def _address(host: str, port: int) -> str:
 
 
 def server_options(cfg: ServeConfig) -> list[tuple[str, Any]]:
-    return [
+    options: list[tuple[str, Any]] = [
         ("grpc.so_reuseport", 1),
         ("grpc.max_receive_message_length", cfg.max_message_bytes),
         ("grpc.max_send_message_length", cfg.max_message_bytes),
         ("grpc.max_concurrent_streams", cfg.max_concurrent_streams),
     ]
+    if cfg.max_connection_age > 0:
+        # Closing aged connections makes clients re-resolve DNS and spread over pods added since.
+        options += [
+            ("grpc.max_connection_age_ms", int(cfg.max_connection_age * 1000)),
+            ("grpc.max_connection_age_grace_ms", int(cfg.max_connection_age_grace * 1000)),
+        ]
+    return options
 
 
 async def serve(cfg: ServeConfig, index: int, ready: Connection | None) -> None:
