@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
 
     workers = args.workers or os.cpu_count() or 1
     args.out.mkdir(parents=True, exist_ok=True)
-    base = dict(tables=args.tables, connections=args.connections, mode=args.mode, progress=True)
+    base = dict(tables=args.tables, connections=args.connections, mode=args.mode, progress=True, settle=1.0)
     phases: list[tuple[str, dict[str, Any]]] = []
     with loadgen.local_server(workers=workers) as server:
         if args.warmup_seconds > 0:

@@ -179,6 +179,9 @@ class UnaryClient:
         except grpc.aio.AioRpcError as e:
             raise CallFailed(e.code().name, e.details() or "") from None
 
+    async def open(self) -> None:
+        return None
+
     async def close(self) -> None:
         return None
 
@@ -192,6 +195,13 @@ class StreamClient:
         self._prefix = f"t{table}-"
         self._seq = 0
         self.streams_opened = 0
+
+    async def open(self) -> None:
+        """Start the stream now rather than at the first request."""
+        if self._call is None:
+            self._call = self._stub.Play()
+            self.streams_opened += 1
+        await self._call.wait_for_connection()
 
     async def _ask(self, msg: pb.PlayRequest) -> pb.PlayResponse:
         if self._call is None:
@@ -566,6 +576,7 @@ class Config:
     seed: int = 1
     timeout: float = 10.0
     progress: bool = True
+    settle: float = 0.0  # seconds between seating the tables and starting the clock
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -596,13 +607,18 @@ async def run_async(cfg: Config, recorder: Recorder | None = None) -> dict[str, 
     channels = [make_channel(cfg.target) for _ in range(max(1, cfg.connections))]
     try:
         await asyncio.wait_for(asyncio.gather(*(ch.channel_ready() for ch in channels)), timeout=cfg.timeout)
+        clients: list[Client] = [StreamClient(channels[i % len(channels)], i) if cfg.mode == "stream"
+                                 else UnaryClient(channels[i % len(channels)], cfg.timeout) for i in range(cfg.tables)]
+        # Tables are seated before the clock starts, as a game server's tables are connected before
+        # they play: 200 streams set up in the same instant would be a connection storm, not play.
+        await asyncio.wait_for(asyncio.gather(*(c.open() for c in clients)), timeout=cfg.timeout)
+        if cfg.settle > 0:
+            await asyncio.sleep(cfg.settle)
         stats = Stats()
         t0 = stats.t0
         run = RunState(deadline=t0 + cfg.duration if cfg.duration else None, max_games=cfg.games)
         tables = []
-        for i in range(cfg.tables):
-            ch = channels[i % len(channels)]
-            client: Client = StreamClient(ch, i) if cfg.mode == "stream" else UnaryClient(ch, cfg.timeout)
+        for i, client in enumerate(clients):
             pacer = None
             if cfg.rate:
                 interval = cfg.tables / cfg.rate
