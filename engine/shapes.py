@@ -316,6 +316,9 @@ _WITH_WIN: dict[tuple[SetKind, int, int], TileSet] = {
 SetList = tuple[tuple[SetKind, int], ...]
 
 
+Holders = tuple[tuple[SetKind, int, int, int], ...]
+
+
 class _SuitOption(NamedTuple):
     """One split of one suit, ready to be joined with the other suits' splits."""
 
@@ -323,6 +326,9 @@ class _SuitOption(NamedTuple):
     pair: tuple[SetKind, int] | None
     body_sets: tuple[TileSet, ...]  # `body` as concealed TileSets
     pair_set: TileSet | None
+    # per rank offset of the winning tile: (kind, tile, position in `body` or -1 for the pair,
+    # offset of the winning tile in the set) for each distinct set that can hold it, in (kind, tile) order
+    holders: tuple[Holders, ...]
 
 
 @cache
@@ -333,21 +339,15 @@ def _suit_options(base: int, key: SuitKey, honors: bool) -> tuple[_SuitOption, .
         body = sorted(((k, base + r) for k, r in split if k != SetKind.PAIR), key=_pair_order)
         pair = next(((k, base + r) for k, r in split if k == SetKind.PAIR), None)
         out.append(_SuitOption(tuple(body), pair, tuple(_CONCEALED[x] for x in body),
-                               _CONCEALED[pair] if pair else None))
+                               _CONCEALED[pair] if pair else None, _holders(body, pair, base)))
     return tuple(out)
 
 
-Holders = tuple[tuple[SetKind, int, int, int], ...]
-
-
-@lru_cache(maxsize=1 << 16)
-def _win_holders(base: int, key: SuitKey, honors: bool, win: int) -> tuple[Holders, ...]:
-    """Per option of `_suit_options(base, key, honors)`: (kind, tile, position in its body or -1 for
-    the pair, offset of `win` in the set) for each distinct set that can hold `win`, in (kind, tile)
-    order (memoized on the suit key and the winning tile)."""
+def _holders(body: list[tuple[SetKind, int]], pair: tuple[SetKind, int] | None, base: int) -> tuple[Holders, ...]:
+    """`_SuitOption.holders` of one split: computed with the split, so the winning tile costs an index."""
+    order = body + ([pair] if pair else [])
     out = []
-    for o in _suit_options(base, key, honors):
-        order = list(o.body) + ([o.pair] if o.pair else [])
+    for win in range(base, base + 9):
         held = sorted({(k, f) for k, f in order if _holds(k, f, win) is not None})
         out.append(tuple((k, f, order.index((k, f)) if k != SetKind.PAIR else -1, _holds(k, f, win))
                          for k, f in held))
@@ -363,7 +363,7 @@ def _standard_splits(counts: list[int], win: int | None) -> tuple[list[_Split], 
     tile's suit starts among the sets.
 
     Each split: (sets but the pair, sorted by tile; the pair; the sets that can hold the winning
-    tile, see `_win_holders`). Suits are joined in tile order, so the sets stay sorted; the
+    tile, see `_SuitOption.holders`). Suits are joined in tile order, so the sets stay sorted; the
     order of the splits is the product of the per-suit options, characters outermost.
     """
     win_block = -1 if win is None else (win // 9 if win < 27 else 3)
@@ -384,9 +384,9 @@ def _standard_splits(counts: list[int], win: int | None) -> tuple[list[_Split], 
                 return [], 0
         if b == win_block:
             start = len(combos[0][0])  # every split of a suit has as many sets
-            holders = _win_holders(base, key, honors, win)  # type: ignore[arg-type]
-            combos = [(sets + o.body_sets, pair or o.pair_set, held)
-                      for sets, pair, _ in combos for o, held in zip(options, holders, strict=True)]
+            r = win - base  # type: ignore[operator]
+            combos = [(sets + o.body_sets, pair or o.pair_set, o.holders[r])
+                      for sets, pair, _ in combos for o in options]
         elif len(options) == 1:
             o = options[0]
             if len(combos) == 1:  # the usual case: one split so far, one here
