@@ -603,7 +603,8 @@ async def _progress(stats: Stats, cfg: Config, stop: asyncio.Event) -> None:
               f"errors={stats.error_total} games={stats.games} wins={stats.wins}", file=sys.stderr, flush=True)
 
 
-async def run_async(cfg: Config, recorder: Recorder | None = None) -> dict[str, Any]:
+async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats | None = None) -> dict[str, Any]:
+    """Run the simulator; `stats`, if given, collects the raw measurements for the caller to read."""
     channels = [make_channel(cfg.target) for _ in range(max(1, cfg.connections))]
     try:
         await asyncio.wait_for(asyncio.gather(*(ch.channel_ready() for ch in channels)), timeout=cfg.timeout)
@@ -614,8 +615,8 @@ async def run_async(cfg: Config, recorder: Recorder | None = None) -> dict[str, 
         await asyncio.wait_for(asyncio.gather(*(c.open() for c in clients)), timeout=cfg.timeout)
         if cfg.settle > 0:
             await asyncio.sleep(cfg.settle)
-        stats = Stats()
-        t0 = stats.t0
+        stats = stats if stats is not None else Stats()
+        t0 = stats.t0 = time.perf_counter()
         run = RunState(deadline=t0 + cfg.duration if cfg.duration else None, max_games=cfg.games)
         tables = []
         for i, client in enumerate(clients):
@@ -639,13 +640,13 @@ async def run_async(cfg: Config, recorder: Recorder | None = None) -> dict[str, 
         await asyncio.gather(*(ch.close() for ch in channels), return_exceptions=True)
 
 
-def run_config(cfg: Config, recorder: Recorder | None = None) -> dict[str, Any]:
+def run_config(cfg: Config, recorder: Recorder | None = None, stats: Stats | None = None) -> dict[str, Any]:
     """Run the simulator to the end and return its report (see `Stats.report`)."""
     try:
         import uvloop
     except ImportError:  # pragma: no cover - uvloop is a dependency, but the simulator works without it
-        return asyncio.run(run_async(cfg, recorder))
-    return uvloop.run(run_async(cfg, recorder))
+        return asyncio.run(run_async(cfg, recorder, stats))
+    return uvloop.run(run_async(cfg, recorder, stats))
 
 
 def format_report(r: dict[str, Any]) -> str:
