@@ -52,10 +52,35 @@ CHICKEN = 43
 Hits = list[tuple[int, ...]]
 
 
+def _pung_partners(t: int) -> int:
+    """Bit mask of the other tiles whose pung can form a pung fan with a pung of `t`: every pung fan
+    is made of suited pungs at most two ranks apart, of winds, or of dragons."""
+    out = 0
+    for u in range(34):
+        if u == t:
+            continue
+        suited = t < 27 and u < 27 and abs(t % 9 - u % 9) <= 2
+        if suited or (27 <= t <= 30 and 27 <= u <= 30) or (t >= 31 and u >= 31):
+            out |= 1 << u
+    return out
+
+
+_PUNG_PARTNERS = tuple(_pung_partners(t) for t in range(34))
+
+
 def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int, tuple[int, ...]]]:
     """Combination fans among one family's sets. members: (tile, set index). Returns (fan id, set indices)."""
     if len(members) < 2:
         return []
+    if family == "pung":
+        # A pung with no possible partner takes part in no pung fan and changes nothing for the
+        # others (the search keeps their relative order), so it leaves the memo key: fewer keys.
+        held = 0
+        for t, _ in members:
+            held |= 1 << t
+        members = [m for m in members if _PUNG_PARTNERS[m[0]] & held]
+        if len(members) < 2:
+            return []
     # by the oracle's tile order, equal tiles in set order; the memo is keyed on the sorted tiles
     ordered = sorted([(TILE_KEY[t], i, t) for t, i in members])
     found = _combinations_by_position(family, tuple([t for _, _, t in ordered]))
@@ -164,29 +189,37 @@ def _fan_hit(fid: int, count: int, set_indices: tuple[int, ...], tiles: tuple[in
     return FanHit(BY_ID[fid], count, set_indices, tiles)
 
 
+# Situational fans scored once point at the winning tile: every such FanHit, built once.
+_SITUATION_HITS = {fid: tuple(FanHit(BY_ID[fid], 1, (), (t,)) for t in range(34)) for fid in _SITUATIONAL}
+
+
 def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d: Decomposition) -> Scoring:
     sf = SetFacts(d, h)
     fans = _apply_principles(_raw_hits(h, hand_hits, sf))
     if not fans:
         fans = {CHICKEN: [sf.all_sets]}
-    win = (h.win,)
+    win = h.win
     knitted = d.knitted
+    has_sets = bool(d.sets)
+    situational = _SITUATION_HITS
+    fan_hit = _fan_hit
+    points = _POINTS
     out: list[FanHit] = []
     base = 0
     for fid, hits in fans.items():
         n = len(hits)
-        if fid in _SITUATIONAL:
-            out.append(_fan_hit(fid, n, (), win))
-        elif not d.sets:
-            out.append(_fan_hit(fid, n, (), knitted))
-        elif n == 1:
-            out.append(_fan_hit(fid, 1, hits[0] if len(hits[0]) < 2 else tuple(sorted(hits[0])), knitted))
+        if fid in situational:
+            out.append(situational[fid][win] if n == 1 else fan_hit(fid, n, (), (win,)))
+        elif not has_sets:
+            out.append(fan_hit(fid, n, (), knitted))
+        elif n == 1:  # a hit lists its sets in set order already
+            out.append(fan_hit(fid, 1, hits[0], knitted))
         else:
-            out.append(_fan_hit(fid, n, tuple(sorted({k for hit in hits for k in hit})), knitted))
-        base += _POINTS[fid] * n
+            out.append(fan_hit(fid, n, tuple(sorted({k for hit in hits for k in hit})), knitted))
+        base += points[fid] * n
     flowers = h.ctx.flowers
     if flowers:
-        out.append(_fan_hit(FLOWER_TILES, flowers, (), ()))
+        out.append(fan_hit(FLOWER_TILES, flowers, (), ()))
     return Scoring(tuple(out), base + flowers, base >= 8, d)
 
 
