@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations as _subsets
+from itertools import combinations_with_replacement as _multisets
 
 from engine.hand import Hand, WinContext
 from engine.results import Evaluation, FanHit, Scoring
@@ -83,7 +84,8 @@ def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int,
             return []
     # by the oracle's tile order, equal tiles in set order; the memo is keyed on the sorted tiles
     ordered = sorted([(TILE_KEY[t], i, t) for t, i in members])
-    found = _combinations_by_position(family, tuple([t for _, _, t in ordered]))
+    key = tuple([t for _, _, t in ordered])
+    found = _CHOW_COMBINATIONS.get(key, ()) if family == "chow" else _combinations_by_position(family, key)
     if not found:
         return []
     return [(fid, tuple(sorted([ordered[p][1] for p in pos]))) for fid, pos in found]
@@ -123,6 +125,20 @@ def _combinations_by_position(family: str, tiles: tuple[int, ...]) -> tuple[tupl
             found.append((fid, (idx[i], idx[j])))
     taking_part = {k for _, pair in found for k in pair}
     return tuple(_account_once(found, len(taking_part) - 1, [fid for fid, _ in P.COMBOS[family][2]]))
+
+
+def _chow_combinations() -> dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
+    """The combination fans of every two to four chows (sorted tiles; keys without a fan left out),
+    built once at import like shapes.COMPLETE_SUITS: 12,628 keys, so no hand ever misses."""
+    starts = sorted((t for t in range(27) if t % 9 <= 6), key=TILE_KEY.__getitem__)
+    search = _combinations_by_position.__wrapped__
+    table = {}
+    for n in (2, 3, 4):
+        for tiles in _multisets(starts, n):  # in `starts` order, so sorted
+            found = search("chow", tiles)
+            if found:
+                table[tiles] = found
+    return table
 
 
 def _pair(tiles: tuple[int, ...], i: int, j: int) -> tuple[int, int]:
@@ -277,6 +293,9 @@ def rank(scored: list[Scoring]) -> list[Scoring]:
     rest = [s for _, _, others in heads for s in others]
     rest.sort(key=lambda s: -s.total)  # stable: keeps the order above among equals
     return out[:1] + sorted(out[1:] + rest, key=lambda s: -s.total)
+
+
+_CHOW_COMBINATIONS = _chow_combinations()
 
 
 def evaluate(hand: Hand, ctx: WinContext) -> Evaluation:
