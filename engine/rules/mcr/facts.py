@@ -162,7 +162,7 @@ class HandFacts:
                 rest[t] -= 1
             return min(rest) >= 0 and _single_wait(rest, False)
         if self._unique_wait is None:
-            self._unique_wait = _single_wait(self.standing, self.n_melds == 0)
+            self._unique_wait = _single_wait_standard(self.standing, self.win, self.n_melds == 0)
         return self._unique_wait
 
 
@@ -178,6 +178,10 @@ def _seven_pairs_wait(counts: list[int]) -> int | None:
         return None
     lone = [counts.index(c) for c in (1, 3) if c in counts]
     return min(lone) if lone else None
+
+
+# complete suit key (at most four of a kind) -> 0: sets only, 1: sets and one pair
+_STATUS: dict[tuple[int, ...], int] = {key: v // 2 for key, v in COMPLETE_SUITS.items()}
 
 
 @lru_cache(maxsize=65536)
@@ -204,9 +208,11 @@ def _suit_status(key: tuple[int, ...], honors: bool) -> int | None:
 def _suit_waits(key: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
     """(offset, status) for each kind of the suit whose one more copy makes the suit complete."""
     out = []
+    table = None if honors or max(key) > 4 else _STATUS
     for r in range(len(key)):
         grown = key[:r] + (key[r] + 1,) + key[r + 1:]
-        v = _suit_status(grown, honors)
+        # suited keys of at most four of a kind are a table read (the memo would hold each once)
+        v = table.get(grown) if table is not None and key[r] < 4 else _suit_status(grown, honors)
         if v is not None:
             out.append((r, v))
     return tuple(out)
@@ -245,6 +251,37 @@ def _single_wait(standing: list[int], seven_pairs: bool) -> bool:
                 waits.add(lo + r)
                 if len(waits) > 1:
                     return False
+    return len(waits) == 1
+
+
+def _single_wait_standard(standing: list[int], win: int, seven_pairs: bool) -> bool:
+    """`_single_wait` for a hand that has a standard decomposition: every suit but the winning
+    tile's is complete in the standing hand already, so only that suit is looked up."""
+    b = win // 9 if win < 27 else 3
+    lo = 9 * b
+    if b < 3:
+        key = tuple(standing[lo:lo + 9])
+        # a plain table read; only a key holding five of a kind needs the search
+        status = _STATUS.get(key)
+        if status is None and max(key) > 4:
+            status = _suit_status(key, False)
+    else:
+        key = tuple(standing[27:34])
+        status = _suit_status(key, True)
+    if status is not None:  # complete without the tile (pair and pung waits)
+        return _single_wait(standing, seven_pairs)
+    # the hand's one pair is in the winning suit exactly when that suit then holds 3N+2 tiles
+    pairs_elsewhere = 0 if (sum(key) + 1) % 3 == 2 else 1
+    waits: set[int] = set()
+    if seven_pairs:
+        w = _seven_pairs_wait(standing)
+        if w is not None:
+            waits.add(w)
+    for r, v in _suit_waits(key, b == 3):
+        if v + pairs_elsewhere == 1:
+            waits.add(lo + r)
+            if len(waits) > 1:
+                return False
     return len(waits) == 1
 
 
