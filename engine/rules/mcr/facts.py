@@ -333,8 +333,14 @@ def _set_traits(kind: SetKind, f: int) -> tuple[int, int, int, int]:
     return int(r in (1, 9)), int(r == 5), int(r % 2 == 0 and r != 5 and r not in (1, 9)), feats
 
 
-# kind -> tile -> traits, indexed rather than recomputed for every set
-_TRAITS = {k: [_set_traits(k, f) for f in range(NUM_KINDS)] for k in SetKind}
+# kind -> tile -> traits, indexed rather than recomputed for every set. The three counts are packed
+# into one int (8 bits each: at most 14 sets), so a set costs one addition; features are or-ed.
+_TRAITS: list[list[tuple[int, int]]] = [[] for _ in range(5)]
+for _k in SetKind:
+    for _f in range(NUM_KINDS):
+        _o, _v, _e, _feats = _set_traits(_k, _f)
+        _TRAITS[_k].append((_o | _v << 8 | _e << 16, _feats))
+_CHOW, _PAIR, _KONG = int(SetKind.CHOW), int(SetKind.PAIR), int(SetKind.KONG)
 
 
 _pung = partial(tuple.__new__, Pung)  # builds a Pung without the Python-level __new__
@@ -352,23 +358,21 @@ class SetFacts:
         pungs: list[Pung] = []
         pair = pair_index = win_index = win_offset = None
         concealed_pungs = melded_kongs = concealed_kongs = 0
-        outside = fives = evens = 0  # sets holding a terminal/honour, a 5, even pungs/pair
+        packed = 0  # sets holding a terminal/honour, a 5, even pungs/pair (packed, see _TRAITS)
         features = h.features
         self_drawn = h.self_drawn
         traits = _TRAITS
         for i, s in enumerate(d.sets):
             f = s.first
             k = s.kind
-            o, v, e, feats = traits[k][f]
-            outside += o
-            fives += v
-            evens += e
+            counted, feats = traits[k][f]
+            packed += counted
             features |= feats
             if s.win_offset is not None and s.meld_index is None:
                 win_index, win_offset = i, s.win_offset
-            if k == SetKind.CHOW:
+            if k == _CHOW:
                 chows.append((f, i))
-            elif k == SetKind.PAIR:
+            elif k == _PAIR:
                 pair, pair_index = f, i
             else:
                 declared = s.meld_index is not None
@@ -378,7 +382,7 @@ class SetFacts:
                     concealed = False
                 if concealed:
                     concealed_pungs += 1
-                if k == SetKind.KONG:
+                if k == _KONG:
                     pungs.append(_pung((f, i, True, concealed, declared)))
                     if s.concealed:
                         concealed_kongs += 1
@@ -387,6 +391,7 @@ class SetFacts:
                     features |= KONGS
                 else:
                     pungs.append(_pung((f, i, False, concealed, declared)))
+        outside, fives, evens = packed & 0xFF, packed >> 8 & 0xFF, packed >> 16
         n = len(d.sets)
         features |= STANDARD if d.kind == ShapeKind.STANDARD else SPECIAL
         if not pungs:
