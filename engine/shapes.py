@@ -346,12 +346,12 @@ def _suit_options(base: int, key: SuitKey, honors: bool) -> tuple[_SuitOption, .
 def _holders(body: list[tuple[SetKind, int]], pair: tuple[SetKind, int] | None, base: int) -> tuple[Holders, ...]:
     """`_SuitOption.holders` of one split: computed with the split, so the winning tile costs an index."""
     order = body + ([pair] if pair else [])
-    out = []
-    for win in range(base, base + 9):
-        held = sorted({(k, f) for k, f in order if _holds(k, f, win) is not None})
-        out.append(tuple((k, f, order.index((k, f)) if k != SetKind.PAIR else -1, _holds(k, f, win))
-                         for k, f in held))
-    return tuple(out)  # type: ignore[arg-type]
+    per_rank: list[list[tuple[SetKind, int, int, int]]] = [[] for _ in range(9)]
+    for k, f in sorted(set(order)):  # distinct sets in (kind, tile) order
+        where = order.index((k, f)) if k != SetKind.PAIR else -1
+        for off in ((0, 1, 2) if k == SetKind.CHOW else (0,)):
+            per_rank[f + off - base].append((k, f, where, off))
+    return tuple(tuple(x) for x in per_rank)
 
 
 _EMPTY_SUIT = (0,) * 9
