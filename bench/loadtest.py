@@ -6,8 +6,8 @@ Phases (durations and rate by flags):
      which finds the most this machine does with the client and server sharing its cores;
   3. open loop over Play streams at an offered rate (default 3,000 calls/s in all).
 
-Writes bench/results/loadtest-closed.json, loadtest-open.json, loadtest-summary.json and the plot
-bench/results/loadtest.png (throughput and latency percentiles per second, both phases).
+Writes bench/results/loadtest-closed.json, loadtest-open.json, loadtest-summary.json, a Markdown table
+loadtest.md and the plot bench/results/loadtest.png (throughput, latency percentiles and CPU per second).
 """
 
 from __future__ import annotations
@@ -202,6 +202,33 @@ def plot(phases: list[tuple[str, dict[str, Any]]], path: Path) -> None:
     plt.close(fig)
 
 
+def markdown(summary: dict[str, Any]) -> str:
+    """The results as a Markdown table, for docs and the README."""
+    rows = ["| Phase | Offered | Calls | Calls/s | Errors | p50 ms | p90 ms | p99 ms | max ms "
+            "| CPU server / load generator / others (cores) | p99 ms in quiet seconds |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, ph in summary["phases"].items():
+        lat, cpu, quiet = ph["latency_ms"], ph["cpu"], ph["quiet"]
+        offered = f"{ph['offered_rps']:g}/s" if ph["offered_rps"] else "closed loop"
+        rows.append(f"| {name} | {offered} | {ph['calls']:,} | {ph['rps']:,.0f} | {ph['error_total']} "
+                    f"| {lat['p50']:.2f} | {lat['p90']:.2f} | {lat['p99']:.2f} | {lat['max']:.1f} "
+                    f"| {cpu['server_cores']:.2f} / "
+                    f"{cpu['client_cores']:.2f} / {cpu['other_cores']:.2f} | {quiet['latency_ms']['p99']:.2f} "
+                    f"({quiet['seconds']} of {quiet['of_seconds']} s) |")
+    m = summary["machine"]
+    lines = [f"{m['cores']} cores, Python {m['python']}, {m['server_workers']} server workers, "
+             f"{next(iter(summary['phases'].values()))['tables']} tables over Play streams; the load generator "
+             "runs on the same machine.", "", *rows]
+    ceiling = summary.get("service_benchmark")
+    if ceiling:
+        lines += ["", f"Service benchmark on this machine ({ceiling['source']}): no-op server "
+                  f"{ceiling['noop_stream']:,.0f} {ceiling['unit']} over streams (the bare-gRPC ceiling), real engine "
+                  f"{ceiling['engine_stream']:,.0f} with its repeating request mix"
+                  + (f", {ceiling['engine_cold_stream']:,.0f} with the cache off" if ceiling.get("engine_cold_stream")
+                     else "") + "."]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=200)
@@ -246,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     if ceiling:
         summary["service_benchmark"] = ceiling
     (args.out / "loadtest-summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    (args.out / "loadtest.md").write_text(markdown(summary))
     if phases:
         plot(phases, args.out / "loadtest.png")
     print(json.dumps({k: v for k, v in summary.items() if k != "machine"}, indent=1))
