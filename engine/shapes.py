@@ -472,7 +472,7 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
     win = hand.winning_tile
     if win is not None:
         counts[win] += 1
-    melds = _meld_sets(hand)
+    melds = _meld_sets(hand) if hand.melds else []
     out: list[Decomposition] = []
     standard = ShapeKind.STANDARD
     head = tuple(melds)
