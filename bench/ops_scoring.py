@@ -8,7 +8,9 @@ Rows (op `evaluate_mcr`), each impl on its own input form built before timing:
   (`WARM_POOL`, several times the timed pool), as in a server that has been running for a while.
   The row's `note` gives both pool sizes.
 - `mjsvc_nomemo`: the same, with every memo table emptied before each timed call (the clearing is
-  not timed): the engine with nothing remembered at all.
+  not timed): the engine with nothing remembered at all. Tables computed once at import from the
+  rules (shapes.COMPLETE_SUITS, the MCR chow-combination table, the suit status table) are not memos
+  and stay.
 - `mjsvc_cached`: the same situation again through `mjsvc.cache.LRUCache` keyed by
   `mjsvc.cache.evaluate_key` (what the server does on a repeat).
 - `pymahjonggb`: `MahjongFanCalculator(..., verbose=True)` on the same situations, arguments prebuilt.
