@@ -54,6 +54,8 @@ SANITY = "SANITY"  # error bucket for answers that fail the simulator's own chec
 WIN = "win"  # what a recorder is told, with the Evaluate request, when a win is declared
 SERVICE = "mahjong.v1.MahjongEngine"
 _MAX_VIOLATIONS_KEPT = 20
+_FIRST_SLOT_DELAY = 0.25  # seconds
+_MAX_QUICK_TURNS = 48  # of the 83 draws a wall has after the deal
 HELP = "play N simulated tables of MCR against a server and report throughput, latency and errors"
 
 
@@ -317,8 +319,9 @@ class Table:
     """One table: plays games until the run says stop, through its own client."""
 
     def __init__(self, index: int, client: Client, stats: Stats, run: RunState, seed: int,
-                 pacer: Pacer | None, recorder: Recorder | None = None) -> None:
+                 pacer: Pacer | None, recorder: Recorder | None = None, stagger: bool = False) -> None:
         self.index = index
+        self.stagger = stagger
         self.client = client
         self.stats = stats
         self.run_state = run
@@ -364,11 +367,14 @@ class Table:
 
     async def run(self) -> None:
         game_no = 0
+        # Tables that all deal at the same instant stay in step for many turns, and the early turns of
+        # a game cost the engine most; a table of a real server joins play at any point of a game.
+        quick = random.Random(f"{self.seed}:{self.index}:join").randrange(_MAX_QUICK_TURNS) if self.stagger else 0
         try:
             while self.run_state.start_game():
                 self.stats.games_started += 1
                 try:
-                    await self.play_game(game_no)
+                    await self.play_game(game_no, quick if game_no == 0 else 0)
                     self.stats.games += 1
                 except CallFailed:
                     self.stats.aborted_games += 1
@@ -378,7 +384,9 @@ class Table:
         finally:
             await self.client.close()
 
-    async def play_game(self, game_no: int) -> None:
+    async def play_game(self, game_no: int, quick_turns: int = 0) -> None:
+        """Play one game. The first `quick_turns` turns are played without the server (draw, discard a
+        random tile), which starts a table in the middle of a game."""
         rng = random.Random(f"{self.seed}:{self.index}:{game_no}")
         wall = [t for t in range(34) for _ in range(4)]
         rng.shuffle(wall)
@@ -387,6 +395,11 @@ class Table:
         players = [Player(s, [wall.pop() for _ in range(13)]) for s in range(4)]
         pile: list[int] = []  # discards nobody claimed
         turn = dealer
+        for _ in range(min(quick_turns, len(wall) - 1)):
+            hand = players[turn].hand
+            hand.append(wall.pop())
+            pile.append(hand.pop(rng.randrange(len(hand))))
+            turn = (turn + 1) % 4
         need_draw = True
         advice: pb.AnalyzeResponse | None = None
         while True:
@@ -577,6 +590,7 @@ class Config:
     timeout: float = 10.0
     progress: bool = True
     settle: float = 0.0  # seconds between seating the tables and starting the clock
+    stagger: bool = True  # each table's first game starts at a random turn
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -616,7 +630,9 @@ async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats 
         if cfg.settle > 0:
             await asyncio.sleep(cfg.settle)
         stats = stats if stats is not None else Stats()
-        t0 = stats.t0 = time.perf_counter()
+        # Open loop: the schedule starts a moment from now, so that every table has shuffled and dealt
+        # its first wall before its first slot; otherwise those deals would delay the first answers.
+        t0 = stats.t0 = time.perf_counter() + (_FIRST_SLOT_DELAY if cfg.rate else 0.0)
         run = RunState(deadline=t0 + cfg.duration if cfg.duration else None, max_games=cfg.games)
         tables = []
         for i, client in enumerate(clients):
@@ -624,7 +640,7 @@ async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats 
             if cfg.rate:
                 interval = cfg.tables / cfg.rate
                 pacer = Pacer(t0 + interval * i / cfg.tables, interval, stats.send_lags)
-            tables.append(Table(i, client, stats, run, cfg.seed, pacer, recorder))
+            tables.append(Table(i, client, stats, run, cfg.seed, pacer, recorder, stagger=cfg.stagger))
         stop = asyncio.Event()
         progress = asyncio.create_task(_progress(stats, cfg, stop)) if cfg.progress else None
         await asyncio.gather(*(t.run() for t in tables))
@@ -847,6 +863,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.add_argument("--dump-requests", type=Path, default=None, metavar="DIR",
                    help="write a sample of the requests sent as ghz data files into DIR")
+    p.add_argument("--no-stagger", dest="stagger", action="store_false",
+                   help="start every table at the deal (by default each joins its first game at a random turn)")
     p.add_argument("--spawn-server", action="store_true",
                    help="start a fresh local `mjsvc serve` on free ports for this run (ignores --target)")
 
@@ -857,7 +875,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         duration = 60.0
     return Config(target=args.target, tables=args.tables, connections=args.connections, mode=args.mode,
                   duration=duration, games=args.games, rate=args.rate, seed=args.seed, timeout=args.timeout,
-                  progress=not args.quiet)
+                  progress=not args.quiet, stagger=args.stagger)
 
 
 def run(args: argparse.Namespace) -> int:
