@@ -46,6 +46,7 @@ from google.protobuf.message import Message
 
 from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, make_meld
 from engine.shapes import is_complete
+from mjsvc import gctune
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
 
@@ -630,6 +631,11 @@ async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats 
         if cfg.settle > 0:
             await asyncio.sleep(cfg.settle)
         stats = stats if stats is not None else Stats()
+        # The simulator measures latency in Python too: its own full collections must not count as
+        # server time (see mjsvc.gctune).
+        gctune.freeze()
+        gc_stop = asyncio.Event()
+        gc_task = asyncio.create_task(gctune.keep_frozen(gc_stop))
         # Open loop: the schedule starts a moment from now, so that every table has shuffled and dealt
         # its first wall before its first slot; otherwise those deals would delay the first answers.
         t0 = stats.t0 = time.perf_counter() + (_FIRST_SLOT_DELAY if cfg.rate else 0.0)
@@ -646,6 +652,8 @@ async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats 
         await asyncio.gather(*(t.run() for t in tables))
         elapsed = time.perf_counter() - t0
         stop.set()
+        gc_stop.set()
+        await gc_task
         if progress is not None:
             await progress
         report = stats.report(elapsed, cfg.as_dict())

@@ -28,7 +28,7 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
 from engine.errors import EngineError
-from mjsvc import metrics
+from mjsvc import gctune, metrics
 from mjsvc.config import ServeConfig
 from mjsvc.errors import BATCH_TOO_LARGE, INTERNAL, RATE_LIMITED, CallError, Failure
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
@@ -345,6 +345,7 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None) -> None:
     else:
         service = Service(cfg.cache_size, observer=metrics.EngineObserver())
     warm = warm_up() if not cfg.noop else True
+    gctune.freeze()  # the warm engine tables are permanent: keep full collections from walking them
 
     server = grpc.aio.server(options=server_options(cfg), maximum_concurrent_rpcs=cfg.max_concurrent_rpcs or None)
     servicer = EngineServicer(service, cfg)
@@ -377,6 +378,7 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None) -> None:
         ready.send(("ready", os.getpid(), warm))
         ready.close()
     housekeeping = asyncio.create_task(_watch_parent(stop))
+    gc_task = asyncio.create_task(gctune.keep_frozen(stop))
 
     await stop.wait()
     log.info("worker %d draining: %d calls in flight, %.1f s grace", index,
@@ -384,6 +386,7 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None) -> None:
     await health.enter_graceful_shutdown()
     await server.stop(cfg.grace)
     housekeeping.cancel()
+    gc_task.cancel()
     log.info("worker %d stopped: %d calls started, %d finished", index, servicer.calls_started,
              servicer.calls_finished)
 
