@@ -283,6 +283,12 @@ def test_k8s_deployment() -> None:
     assert int(cm["data"]["MJSVC_PORT"]) == DEFAULTS.port
     assert int(cm["data"]["MJSVC_METRICS_PORT"]) == DEFAULTS.metrics_port
     assert cm["data"]["MJSVC_HOST"] == "0.0.0.0" and cm["data"]["MJSVC_METRICS_HOST"] == "0.0.0.0"
+    # Aged connections are closed so clients re-resolve and reach new pods; the server accepts the values.
+    assert float(cm["data"]["MJSVC_MAX_CONNECTION_AGE"]) > 0
+    parser = argparse.ArgumentParser()
+    serve_config.add_arguments(parser, environ=cm["data"])
+    cfg = serve_config.from_args(parser.parse_args([]), environ=cm["data"])
+    assert cfg.workers == 1 and cfg.max_connection_age == float(cm["data"]["MJSVC_MAX_CONNECTION_AGE"])
     # Scrape annotations, for a Prometheus without the operator.
     ann = tmpl["metadata"]["annotations"]
     assert ann["prometheus.io/scrape"] == "true" and int(ann["prometheus.io/port"]) == DEFAULTS.metrics_port
