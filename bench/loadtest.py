@@ -248,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     base = dict(tables=args.tables, connections=args.connections, mode=args.mode, progress=True, settle=1.0)
     phases: list[tuple[str, dict[str, Any]]] = []
     with loadgen.local_server(workers=workers) as server:
+        print(f"server log: {server.log_path}", file=sys.stderr)
         if args.warmup_seconds > 0:
             loadgen.run_config(loadgen.Config(target=server.target, duration=args.warmup_seconds, rate=500.0,
                                               seed=args.seed + 1000, **{**base, "progress": False}))

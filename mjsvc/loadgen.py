@@ -636,6 +636,8 @@ async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats 
         gctune.freeze()
         gc_stop = asyncio.Event()
         gc_task = asyncio.create_task(gctune.keep_frozen(gc_stop))
+        probe = gctune.StallProbe()
+        probe_task = asyncio.create_task(probe.run(gc_stop))
         # Open loop: the schedule starts a moment from now, so that every table has shuffled and dealt
         # its first wall before its first slot; otherwise those deals would delay the first answers.
         t0 = stats.t0 = time.perf_counter() + (_FIRST_SLOT_DELAY if cfg.rate else 0.0)
@@ -654,10 +656,18 @@ async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats 
         stop.set()
         gc_stop.set()
         await gc_task
+        await probe_task
         if progress is not None:
             await progress
         report = stats.report(elapsed, cfg.as_dict())
         report["offered_rps"] = cfg.rate
+        wall_t0 = time.time() - (time.perf_counter() - t0)
+        # The simulator's own event-loop stalls: latency measured here includes them.
+        report["client_loop"] = {
+            "stalls": [{"t": round(w - wall_t0, 3), "lag_ms": round(lag * 1e3, 2), "gc_ms": round(g, 2), "gc_gen": gen}
+                       for w, lag, g, gen in probe.stalls],
+            "gc_ms": [round(s * 1e3, 1) for s in probe.gc_seconds], "gc_counts": probe.gc_counts,
+            "wall_t0": round(wall_t0, 3)}
         report["streams_opened"] = sum(t.client.streams_opened for t in tables if isinstance(t.client, StreamClient))
         return report
     finally:

@@ -379,6 +379,9 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None) -> None:
         ready.close()
     housekeeping = asyncio.create_task(_watch_parent(stop))
     gc_task = asyncio.create_task(gctune.keep_frozen(stop))
+    # MJSVC_STALL_LOG=1 logs every event-loop stall over 4 ms with the collector's share (diagnosis).
+    probe = gctune.StallProbe(log_stalls=True) if os.environ.get("MJSVC_STALL_LOG") else None
+    probe_task = asyncio.create_task(probe.run(stop)) if probe is not None else None
 
     await stop.wait()
     log.info("worker %d draining: %d calls in flight, %.1f s grace", index,
@@ -387,6 +390,8 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None) -> None:
     await server.stop(cfg.grace)
     housekeeping.cancel()
     gc_task.cancel()
+    if probe_task is not None:
+        probe_task.cancel()
     log.info("worker %d stopped: %d calls started, %d finished", index, servicer.calls_started,
              servicer.calls_finished)
 

@@ -43,3 +43,32 @@ def test_keep_frozen_refreezes_and_runs_a_full_collection_then_stops() -> None:
         assert after_full < with_garbage  # the full collection unfroze and freed the dead cycles
     finally:
         gc.unfreeze()
+
+
+def test_pinned_memo_dict_stays_frozen_when_it_grows() -> None:
+    gc.unfreeze()
+    try:
+        memo = {(i, i + 1): (i,) for i in range(20_000)}  # ints and tuples only: the collector untracks it
+        gc.collect()
+        assert not gc.is_tracked(memo)
+        memo[tuple([-1, -2])] = (0,)  # a fresh (tracked) tuple key tracks it again, as a young object
+        assert gc.is_tracked(memo)
+        gc.collect()
+        assert not gc.is_tracked(memo)
+
+        assert gctune.pin([memo]) == 1
+        assert len(memo) == 20_001 and (-1, -2) in memo  # contents unchanged
+        gc.freeze()
+        memo[tuple([-3, -4])] = (0,)
+        gc.collect()
+        assert gc.is_tracked(memo)  # frozen: collections neither walk nor untrack it
+        assert not any(o is memo for o in gc.get_objects())
+    finally:
+        gc.unfreeze()
+
+
+def test_pin_memo_tables_finds_engine_memos() -> None:
+    from engine import analysis  # noqa: F401 - its module-level memo dicts must be found
+
+    found = gctune._memo_dicts()
+    assert any(d is analysis._INFO for d in found)
