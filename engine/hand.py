@@ -230,41 +230,43 @@ class WinContext:
 
 def validate_context(ctx: WinContext, hand: Hand) -> WinContext:
     """Reject contexts no real game produces; each fault names the flags involved."""
-    for name in ("seat_wind", "prevalent_wind"):
-        value = getattr(ctx, name)
-        if value not in (0, 1, 2, 3):
-            raise BadContextError(f"{name}: {value!r} is not a wind (east, south, west, north)", name)
-    if not isinstance(ctx.flowers, int) or not 0 <= ctx.flowers <= NUM_FLOWERS:
+    seat, prevalent, flowers = ctx.seat_wind, ctx.prevalent_wind, ctx.flowers
+    if seat not in _WIND_VALUES or prevalent not in _WIND_VALUES:
+        for name in ("seat_wind", "prevalent_wind"):
+            value = getattr(ctx, name)
+            if value not in _WIND_VALUES:
+                raise BadContextError(f"{name}: {value!r} is not a wind (east, south, west, north)", name)
+    if not isinstance(flowers, int) or not 0 <= flowers <= NUM_FLOWERS:
         raise BadContextError(f"flowers: {ctx.flowers!r} is out of range 0..{NUM_FLOWERS}", "flowers")
-
-    def clash(a: str, b: str, why: str) -> None:
-        raise ContradictoryContextError(f"{a} and {b}: {why}", a)
-
+    # Every check below needs one of these flags; the usual context sets none of them.
+    if not (ctx.replacement_tile or ctx.robbing_kong or ctx.heavenly or ctx.earthly or ctx.heavenly_ready
+            or ctx.last_of_kind):
+        return ctx
     if ctx.robbing_kong and ctx.self_drawn:
-        clash("robbing_kong", "self_drawn", "a robbed kong tile is another player's, not drawn")
+        _clash("robbing_kong", "self_drawn", "a robbed kong tile is another player's, not drawn")
     if ctx.replacement_tile and not ctx.self_drawn:
-        clash("replacement_tile", "self_drawn", "a replacement tile after a kong is always self-drawn")
+        _clash("replacement_tile", "self_drawn", "a replacement tile after a kong is always self-drawn")
     if ctx.replacement_tile and not any(m.is_kong for m in hand.melds):
         raise ContradictoryContextError("replacement_tile: a replacement-tile win needs a kong in the melds",
                                         "replacement_tile")
     if ctx.robbing_kong and ctx.last_wall_tile:
-        clash("robbing_kong", "last_wall_tile", "no kong can be declared once the wall is empty")
+        _clash("robbing_kong", "last_wall_tile", "no kong can be declared once the wall is empty")
     if ctx.robbing_kong and ctx.replacement_tile:
-        clash("robbing_kong", "replacement_tile", "a win is either on a robbed kong or on a replacement tile")
+        _clash("robbing_kong", "replacement_tile", "a win is either on a robbed kong or on a replacement tile")
     if ctx.heavenly and ctx.earthly:
-        clash("heavenly", "earthly", "the dealer's first-deal win and a non-dealer's first-draw win exclude each other")
+        _clash("heavenly", "earthly",
+               "the dealer's first-deal win and a non-dealer's first-draw win exclude each other")
     if ctx.heavenly and not ctx.self_drawn:
-        clash("heavenly", "self_drawn", "a heavenly hand is complete on the deal, so self-drawn")
+        _clash("heavenly", "self_drawn", "a heavenly hand is complete on the deal, so self-drawn")
     if (ctx.heavenly or ctx.earthly) and hand.melds and any(not m.concealed for m in hand.melds):
         raise ContradictoryContextError("heavenly/earthly: no tile has been claimed before a first-turn win",
                                         "heavenly" if ctx.heavenly else "earthly")
     if ctx.heavenly_ready and not ctx.ready_declared:
-        clash("heavenly_ready", "ready_declared", "a heavenly ready is a ready declaration")
+        _clash("heavenly_ready", "ready_declared", "a heavenly ready is a ready declaration")
     win = hand.winning_tile
     if win is not None:
-        counts = hand.counts()
         if ctx.robbing_kong:
-            held = counts[win] - 1
+            held = hand.counts()[win] - 1  # counted only when asked: the usual win robs no kong
             if held:
                 raise ContradictoryContextError(
                     f"robbing_kong: the robbed {format_tile(win)} is the fourth copy, yet the hand holds {held} more",
@@ -274,3 +276,10 @@ def validate_context(ctx: WinContext, hand: Hand) -> WinContext:
                 f"last_of_kind: {format_tile(win)} is also in the concealed tiles, so three copies are not shown",
                 "last_of_kind")
     return ctx
+
+
+_WIND_VALUES = (0, 1, 2, 3)
+
+
+def _clash(a: str, b: str, why: str) -> None:
+    raise ContradictoryContextError(f"{a} and {b}: {why}", a)
