@@ -162,7 +162,9 @@ class HandFacts:
                 rest[t] -= 1
             return min(rest) >= 0 and _single_wait(rest, False)
         if self._unique_wait is None:
-            self._unique_wait = _single_wait_standard(self.standing, self.win, self.n_melds == 0)
+            # seven pairs needs no meld and at most seven kinds standing (eight with the winning tile)
+            seven_pairs = self.n_melds == 0 and self.present.bit_count() <= 8
+            self._unique_wait = _single_wait_standard(self.standing, self.win, seven_pairs)
         return self._unique_wait
 
 
@@ -254,35 +256,40 @@ def _single_wait(standing: list[int], seven_pairs: bool) -> bool:
     return len(waits) == 1
 
 
-def _single_wait_standard(standing: list[int], win: int, seven_pairs: bool) -> bool:
-    """`_single_wait` for a hand that has a standard decomposition: every suit but the winning
-    tile's is complete in the standing hand already, so only that suit is looked up."""
-    b = win // 9 if win < 27 else 3
-    lo = 9 * b
-    if b < 3:
-        key = tuple(standing[lo:lo + 9])
-        # a plain table read; only a key holding five of a kind needs the search
-        status = _STATUS.get(key)
-        if status is None and max(key) > 4:
-            status = _suit_status(key, False)
-    else:
-        key = tuple(standing[27:34])
+@lru_cache(maxsize=65536)
+def _open_suit_waits(key: tuple[int, ...], honors: bool) -> tuple[int, ...] | None:
+    """For the winning tile's suit of a hand with a standard decomposition: None if the suit is
+    complete without the tile (pair and pung waits: the whole hand is looked at), else the offsets
+    of the kinds that complete the hand. One memo read instead of a status and a wait look-up."""
+    if honors:
         status = _suit_status(key, True)
-    if status is not None:  # complete without the tile (pair and pung waits)
-        return _single_wait(standing, seven_pairs)
+    else:
+        status = _STATUS.get(key)
+        if status is None and max(key) > 4:  # only a key holding five of a kind needs the search
+            status = _suit_status(key, False)
+    if status is not None:
+        return None
     # the hand's one pair is in the winning suit exactly when that suit then holds 3N+2 tiles
     pairs_elsewhere = 0 if (sum(key) + 1) % 3 == 2 else 1
-    waits: set[int] = set()
-    if seven_pairs:
-        w = _seven_pairs_wait(standing)
-        if w is not None:
-            waits.add(w)
-    for r, v in _suit_waits(key, b == 3):
-        if v + pairs_elsewhere == 1:
-            waits.add(lo + r)
-            if len(waits) > 1:
-                return False
-    return len(waits) == 1
+    return tuple(r for r, v in _suit_waits(key, honors) if v + pairs_elsewhere == 1)
+
+
+def _single_wait_standard(standing: list[int], win: int, seven_pairs: bool) -> bool:
+    """`_single_wait` for a hand that has a standard decomposition: every suit but the winning
+    tile's is complete in the standing hand already, so only that suit is looked up.
+    `seven_pairs`: the standing hand may be six pairs and a single (no melds, few kinds)."""
+    if win < 27:
+        lo = win - win % 9
+        offsets = _open_suit_waits(tuple(standing[lo:lo + 9]), False)
+    else:
+        lo = 27
+        offsets = _open_suit_waits(tuple(standing[27:34]), True)
+    if offsets is None:  # complete without the tile (pair and pung waits)
+        return _single_wait(standing, seven_pairs)
+    w = _seven_pairs_wait(standing) if seven_pairs else None
+    if w is None:
+        return len(offsets) == 1
+    return {lo + r for r in offsets} | {w} == {w}
 
 
 # ---------------------------------------------------------------- one decomposition
