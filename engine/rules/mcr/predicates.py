@@ -322,9 +322,13 @@ def dragon_pung(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [(p.index,) for p in sf.pungs if p.tile >= 31]
 
 
+# terminals and winds, as a set read once per pung
+_TERMINALS_AND_WINDS = frozenset(t for t in range(31) if is_terminal_or_honor(t))
+
+
 @set_fan(73, needs=F.TERMINAL_PUNG)  # Pung of Terminals or Honors (winds; dragons score Dragon Pung), per pung
 def pung_terminals_honors(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
-    return [(p.index,) for p in sf.pungs if p.tile < 31 and is_terminal_or_honor(p.tile)]
+    return [(p.index,) for p in sf.pungs if p.tile in _TERMINALS_AND_WINDS]
 
 
 @set_fan(60, needs=F.WIND_PUNG)  # Prevalent Wind
