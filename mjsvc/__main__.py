@@ -1,8 +1,8 @@
 """`mjsvc` command line: one subcommand per module.
 
 A subcommand module exposes `HELP` (one line), `add_arguments(parser)` and `run(args) -> int`.
-Registering one is a single line in `SUBCOMMANDS`; modules are imported only to build the parser,
-so they keep heavy imports (grpc, prometheus_client, the engine) inside `run`.
+Registering one is a single line in `SUBCOMMANDS`. Only the chosen subcommand's module is
+imported, so `mjsvc serve`'s supervisor never loads grpc or the engine through `loadgen`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 from importlib import import_module
+from typing import Any
 
+# name -> module; the module's HELP is read only when it is imported (see `build_parser`)
 SUBCOMMANDS: dict[str, str] = {
     "serve": "mjsvc.serve",
     "batch": "mjsvc.batch",
@@ -19,28 +21,30 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
+def build_parser(chosen: str | None) -> tuple[argparse.ArgumentParser, Any]:
+    """The parser, with full arguments for `chosen` only; every module when none is chosen (--help)."""
     parser = argparse.ArgumentParser(prog="mjsvc", description="Mahjong rules engine service")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    modules: dict[str, object] = {}
+    chosen_module = None
     for name, module_name in SUBCOMMANDS.items():
-        try:
-            module = import_module(module_name)
-        except ModuleNotFoundError as err:
-            if err.name != module_name:
-                raise
-            continue  # a subcommand registered before its module landed
-        modules[name] = module
+        if chosen in SUBCOMMANDS and name != chosen:
+            sub.add_parser(name)  # listed so argparse knows it; its arguments are not needed now
+            continue
+        module = import_module(module_name)
         p = sub.add_parser(name, help=module.HELP, description=module.HELP,
                            formatter_class=argparse.ArgumentDefaultsHelpFormatter)
         module.add_arguments(p)
-    return parser, modules
+        if name == chosen:
+            chosen_module = module
+    return parser, chosen_module
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser, modules = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    parser, module = build_parser(chosen)
     args = parser.parse_args(argv)
-    return int(modules[args.command].run(args) or 0)
+    return int(module.run(args) or 0)
 
 
 if __name__ == "__main__":

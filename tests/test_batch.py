@@ -131,3 +131,11 @@ def test_compact_leaves_defaults_out() -> None:
     compact, = run_batch([line("Evaluate", {"hand": {"concealed": T("123m456p789s1123z"),
                                                      "winning_tile": "TILE_M1"}})], "--compact")
     assert full["response"]["is_win"] is False and compact == {"response": {}}
+
+
+def test_cli_imports_only_the_chosen_subcommand() -> None:
+    """`mjsvc serve`'s supervisor must not load grpc or the engine (it only spawns workers)."""
+    code = ("import sys; from mjsvc.__main__ import build_parser; build_parser('serve'); "
+            "print(sorted(m for m in ('grpc', 'engine.shapes', 'mjsvc.loadgen') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
