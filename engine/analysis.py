@@ -50,7 +50,11 @@ _COMB: dict[int, int] = {}
 # when a residue class is taken out for a knitted straight; zeros / own id for honours).
 _INFO: dict[Key, tuple[int, ...]] = {}
 _INFO_SHARED: dict[tuple[int, ...], tuple[int, ...]] = {}
-_PLUS: dict[Key, tuple[tuple[int, tuple[int, ...]], ...]] = {}
+_PLUS: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
+_PLUS_IDS: dict[tuple[tuple[int, tuple[int, ...]], ...], int] = {}
+_UMASK: dict[int, int] = {}  # (plus id, other class, melds, target) -> useful ranks of the part, as bits
+# The tiles of each 9-bit mask of part j (j = 3: the honours), ascending.
+_CHUNKS = tuple(tuple(tuple(9 * j + r for r in range(9) if m >> r & 1) for m in range(512)) for j in range(4))
 _KS_REST: dict[tuple[Key, int], tuple[Key, int]] = {}
 _COMPLETIONS: dict[Key, tuple[int | None, tuple[int, ...], tuple[int, ...]]] = {}
 
@@ -286,7 +290,8 @@ def _attaining(infos: tuple[tuple[int, ...], ...], n_melds: int,
             (ShapeKind.HONORS_KNITTED, 13 - max(present) - h[3]),
         ]
     if 8 - max(present) <= best:
-        candidates.append((ShapeKind.KNITTED_STRAIGHT, _ks_best(infos, present, n_melds)[0]))
+        # only a value reaching the best so far matters here
+        candidates.append((ShapeKind.KNITTED_STRAIGHT, _ks_best(infos, present, n_melds, best)[0]))
     for shape, v in candidates:
         if v < best:
             best, found = v, [(shape, v)]
@@ -302,14 +307,15 @@ def _present(a: tuple[int, ...], b: tuple[int, ...], d: tuple[int, ...]) -> tupl
 
 
 def _ks_best(infos: tuple[tuple[int, ...], ...], present: tuple[int, ...],
-             n_melds: int) -> tuple[int, list[tuple[int, ...]]]:
-    """Knitted-straight shanten and the residue assignments that reach it.
+             n_melds: int, bound: int = 98) -> tuple[int, list[tuple[int, ...]]]:
+    """Knitted-straight shanten and the residue assignments that reach it; (99, []) when none
+    reaches `bound` or better.
 
     The rest of the hand needs at least -1 more, so assignments with few pattern tiles are
-    skipped once a better one is known; the best-placed assignments go first.
+    skipped once a better one (or the bound) is known; the best-placed assignments go first.
     """
     a, b, d, h = infos
-    best, perms = 99, []
+    best, perms = bound, []
     top = max(present)
     for first in (True, False):
         for perm, p in zip(_PERMS, present, strict=True):
@@ -320,7 +326,7 @@ def _ks_best(infos: tuple[tuple[int, ...], ...], present: tuple[int, ...],
                 best, perms = v, [perm]
             elif v == best:
                 perms.append(perm)
-    return best, perms
+    return (best, perms) if perms else (99, perms)
 
 
 def shanten_by_shape(counts: Sequence[int], n_melds: int = 0,
@@ -334,8 +340,9 @@ def shanten_by_shape(counts: Sequence[int], n_melds: int = 0,
 # Useful tiles
 
 
-def _plus(key: Key) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Ranks whose addition changes the part's class, grouped by the class they lead to."""
+def _plus(key: Key) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
+    """Ranks whose addition changes the part's class, grouped by the class they lead to, with
+    an id shared by every key with the same groups (the key of the `_UMASK` memo)."""
     found = _PLUS.get(key)
     if found is None:
         own = _info(key)[0]
@@ -345,59 +352,100 @@ def _plus(key: Key) -> tuple[tuple[int, tuple[int, ...]], ...]:
                 cid = _info(key[:r] + (n + 1,) + key[r + 1:])[0]
                 if cid != own:
                     groups.setdefault(cid, []).append(r)
-        found = tuple((cid, tuple(rs)) for cid, rs in groups.items())
+        plus = tuple((cid, tuple(rs)) for cid, rs in groups.items())
+        pid = _PLUS_IDS.get(plus)
+        if pid is None:
+            with _lock:
+                pid = _PLUS_IDS.setdefault(plus, len(_PLUS_IDS))
+        found = (pid, plus)
         _PLUS[key] = found
     return found
 
 
-def _regular_useful(keys: Sequence[Key], cids: Sequence[int], n_melds: int, target: int, out: set[int]) -> None:
-    """Add to `out` every tile that brings the standard shanten below `target`."""
+def _umask_fill(k: int, plus: tuple[tuple[int, tuple[int, ...]], ...], o: int, n_melds: int, target: int) -> int:
+    mask = 0
+    for cid, ranks in plus:
+        if _REG[_c(o, cid)][n_melds] < target:
+            for r in ranks:
+                mask |= 1 << r
+    _UMASK[k] = mask
+    return mask
+
+
+def _regular_useful(keys: Sequence[Key], cids: Sequence[int], n_melds: int, target: int) -> int:
+    """Bit mask of the tiles that bring the standard shanten below `target`.
+
+    A part's useful ranks depend only on its additions (`_plus`) and the class of the other
+    three parts combined, so they are memoized per (plus id, other class, melds, target).
+    """
+    if target <= -1:  # -1 is the least shanten
+        return 0
     a, b, d, h = cids
     ab, dh = _c(a, b), _c(d, h)
     others = (_c(b, dh), _c(a, dh), _c(ab, h), _c(ab, d))
-    get = _COMB.get
+    tail = n_melds * 16 + target  # targets stay below 16 (a 13-tile hand is at most 13 away)
+    get = _UMASK.get
+    mask = 0
     for j in range(4):
         o = others[j]
-        base = 9 * j
-        for cid, ranks in _PLUS.get(keys[j]) or _plus(keys[j]):
-            x = get(o * _S + cid)
-            if x is None:
-                x = _comb_fill(o, cid)
-            if _REG[x][n_melds] < target:
-                out.update(base + r for r in ranks)
+        pid, plus = _PLUS.get(keys[j]) or _plus(keys[j])
+        k = ((pid * _S + o) << 7) + tail
+        m = get(k)
+        if m is None:
+            m = _umask_fill(k, plus, o, n_melds, target)
+        mask |= m << (9 * j)
+    return mask
+
+
+def _mask_tiles(mask: int) -> tuple[int, ...]:
+    """The tiles of a 34-bit mask, ascending."""
+    ch = _CHUNKS
+    return ch[0][mask & 511] + ch[1][(mask >> 9) & 511] + ch[2][(mask >> 18) & 511] + ch[3][mask >> 27]
 
 
 def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds: int,
-            allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]], target: int) -> set[int]:
-    """Tiles (with fewer than four in hand) that lower the shanten of some shape now at `target`."""
-    out: set[int] = set()
+            allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]], target: int) -> tuple[int, ...]:
+    """Tiles (with fewer than four in hand) that lower the shanten of some shape now at `target`, ascending."""
+    out = 0
     for shape, value in by_shape:
         if value != target:
             continue
         if shape == ShapeKind.STANDARD:
-            _regular_useful(keys, [i[0] for i in infos], n_melds, target, out)
+            out |= _regular_useful(keys, [i[0] for i in infos], n_melds, target)
         elif shape == ShapeKind.SEVEN_PAIRS:
-            out.update(t for t, n in enumerate(c) if (n % 2 == 1 if allow_quad_pairs else n == 1))
+            for t, n in enumerate(c):
+                if n % 2 == 1 if allow_quad_pairs else n == 1:
+                    out |= 1 << t
         elif shape == ShapeKind.THIRTEEN_ORPHANS:
             has_pair = any(c[t] >= 2 for t in _ORPHANS)
-            out.update(t for t in _ORPHANS if not (has_pair and c[t]))
+            for t in _ORPHANS:
+                if not (has_pair and c[t]):
+                    out |= 1 << t
         elif shape == ShapeKind.HONORS_KNITTED:
             present = _present(infos[0], infos[1], infos[2])
             top = max(present)
             for p, n in zip(_PERMS, present, strict=True):
                 if n == top:
-                    out.update(t for t in _PATTERNS[p] if not c[t])
-            out.update(t for t in range(27, 34) if not c[t])
+                    for t in _PATTERNS[p]:
+                        if not c[t]:
+                            out |= 1 << t
+            for t in range(27, 34):
+                if not c[t]:
+                    out |= 1 << t
         else:
             _, perms = _ks_best(infos, _present(infos[0], infos[1], infos[2]), n_melds)
             for p in perms:
-                pattern = _PATTERNS[p]
-                missing = [t for t in pattern if not c[t]]
-                out.update(missing)
+                missing = [t for t in _PATTERNS[p] if not c[t]]
+                for t in missing:
+                    out |= 1 << t
                 rest = [_ks_rest(keys[j], p[j]) for j in range(3)]
-                _regular_useful([r[0] for r in rest] + [keys[3]], [r[1] for r in rest] + [infos[3][0]],
-                                n_melds + 3, target - len(missing), out)
-    return {t for t in out if c[t] < 4}
+                out |= _regular_useful([r[0] for r in rest] + [keys[3]], [r[1] for r in rest] + [infos[3][0]],
+                                       n_melds + 3, target - len(missing))
+    if 4 in c:
+        for t, n in enumerate(c):
+            if n >= 4:
+                out &= ~(1 << t)
+    return _mask_tiles(out)
 
 
 def useful_tiles(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = True) -> tuple[int, ...]:
@@ -509,6 +557,12 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         wait_tc = _tile_counts(wait_set, tile_kinds, held, seen)
         useful_tc = wait_tc if useful is wait_set else _tile_counts(useful, tile_kinds, held, seen)
         return Analysis(best, by_shape, wait_tc, useful_tc, sum(t.remaining for t in useful_tc))
+    # Each tile's TileCount is the same for every discard except the discarded tile's own (one
+    # fewer held, one more seen: same remaining, not all held), so build the row once.
+    row: list[TileCount | None] = [None] * NUM_KINDS
+    for t in tile_kinds:
+        gone = held[t] + seen[t]
+        row[t] = _TILE_COUNTS[t][4 - gone if gone < 4 else 0][held[t] >= 4]
     options = []
     for d in range(NUM_KINDS):
         if not c[d]:
@@ -520,10 +574,11 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         infos13 = infos[:j] + (_INFO.get(key) or _info(key),) + infos[j + 1:]
         s13, shape13 = _attaining(infos13, m, allow_quad_pairs)
         _, useful = _advice(c, keys13, infos13, m, allow_quad_pairs, shape13, s13)
-        held[d] -= 1
-        tc = _tile_counts(useful, tile_kinds, held, seen, discarded=d)
-        held[d] += 1
         c[d] += 1
+        own = row[d]
+        if own is not None and own.all_copies_held:
+            own = _TILE_COUNTS[d][own.remaining][False]
+        tc = tuple(own if t == d else row[t] for t in sorted(useful) if row[t] is not None)
         options.append(DiscardOption(d, s13, tc, sum(t.remaining for t in tc)))
     options.sort(key=lambda o: (o.shanten, -o.useful_count, o.tile))
     return Analysis(best, by_shape, discards=tuple(options))
@@ -543,13 +598,13 @@ def _advice(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
 _TILE_COUNTS = tuple(tuple((TileCount(t, r, False), TileCount(t, r, True)) for r in range(5)) for t in range(NUM_KINDS))
 
 
-def _tile_counts(tiles: set[int], tile_kinds: frozenset[int], held: Sequence[int], seen: Sequence[int],
-                 discarded: int | None = None) -> tuple[TileCount, ...]:
-    """TileCounts by tile index. After a discard the discarded copy is seen too."""
+def _tile_counts(tiles: set[int], tile_kinds: frozenset[int], held: Sequence[int],
+                 seen: Sequence[int]) -> tuple[TileCount, ...]:
+    """TileCounts by tile index."""
     out = []
     for t in sorted(tiles):
         if t not in tile_kinds:
             continue
-        gone = held[t] + seen[t] + (1 if t == discarded else 0)
+        gone = held[t] + seen[t]
         out.append(_TILE_COUNTS[t][4 - gone if gone < 4 else 0][held[t] >= 4])
     return tuple(out)
