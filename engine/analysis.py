@@ -311,21 +311,21 @@ def _ks_best(infos: tuple[tuple[int, ...], ...], present: tuple[int, ...],
     """Knitted-straight shanten and the residue assignments that reach it; (99, []) when none
     reaches `bound` or better.
 
-    The rest of the hand needs at least -1 more, so assignments with few pattern tiles are
-    skipped once a better one (or the bound) is known; the best-placed assignments go first.
+    The rest of the hand needs at least -1 more, so assignments go from the most pattern
+    tiles down and stop once the rest cannot reach the best found (or the bound).
     """
     a, b, d, h = infos
     best, perms = bound, []
-    top = max(present)
-    for first in (True, False):
-        for perm, p in zip(_PERMS, present, strict=True):
-            if (p == top) != first or 8 - p > best:
-                continue
-            v = 9 - p + _ks_rest_shanten(a, b, d, perm, h[0], n_melds)
-            if v < best:
-                best, perms = v, [perm]
-            elif v == best:
-                perms.append(perm)
+    for i in sorted(range(6), key=present.__getitem__, reverse=True):
+        p = present[i]
+        if 8 - p > best:  # and so are all after it
+            break
+        perm = _PERMS[i]
+        v = 9 - p + _ks_rest_shanten(a, b, d, perm, h[0], n_melds)
+        if v < best:
+            best, perms = v, [perm]
+        elif v == best:
+            perms.append(perm)
     return (best, perms) if perms else (99, perms)
 
 
