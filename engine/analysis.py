@@ -252,7 +252,19 @@ def shanten(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = Tr
 def _ks_rest_shanten(a: tuple[int, ...], b: tuple[int, ...], d: tuple[int, ...], perm: tuple[int, ...],
                      honors_cid: int, n_melds: int) -> int:
     """Standard shanten of what a knitted pattern leaves, the pattern counting as three sets."""
-    return _REG[_c(_c(_c(a[8 + perm[0]], b[8 + perm[1]]), d[8 + perm[2]]), honors_cid)][n_melds + 3]
+    get = _COMB.get  # `_c` inlined: this runs for most discards
+    x, y = a[8 + perm[0]], b[8 + perm[1]]
+    z = get(x * _S + y)
+    if z is None:
+        z = _comb_fill(x, y)
+    y = d[8 + perm[2]]
+    x = get(z * _S + y)
+    if x is None:
+        x = _comb_fill(z, y)
+    z = get(x * _S + honors_cid)
+    if z is None:
+        z = _comb_fill(x, honors_cid)
+    return _REG[z][n_melds + 3]
 
 
 def _by_shape(keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds: int,
@@ -276,28 +288,27 @@ def _attaining(infos: tuple[tuple[int, ...], ...], n_melds: int,
     """The combined shanten and the shapes that reach it (a knitted straight that cannot is not
     worked out), for discard advice where the other shapes' values are not reported."""
     a, b, d, h = infos
-    best = _REG[_c(_c(_c(a[0], b[0]), d[0]), h[0])][n_melds]
-    found = [(ShapeKind.STANDARD, best)]
+    reg = _REG[_c(_c(_c(a[0], b[0]), d[0]), h[0])][n_melds]
     if n_melds > 1:
-        return best, found
+        return reg, [(ShapeKind.STANDARD, reg)]
     present = _present(a, b, d)
-    candidates = []
+    top = max(present)
     if n_melds == 0:
-        pairs = a[1] + b[1] + d[1] + h[1] if allow_quad_pairs else a[2] + b[2] + d[2] + h[2]
-        candidates = [
-            (ShapeKind.SEVEN_PAIRS, 6 - pairs),
-            (ShapeKind.THIRTEEN_ORPHANS, 13 - (a[3] + b[3] + d[3] + h[3]) - (1 if a[4] or b[4] or d[4] or h[4] else 0)),
-            (ShapeKind.HONORS_KNITTED, 13 - max(present) - h[3]),
-        ]
-    if 8 - max(present) <= best:
-        # only a value reaching the best so far matters here
-        candidates.append((ShapeKind.KNITTED_STRAIGHT, _ks_best(infos, present, n_melds, best)[0]))
-    for shape, v in candidates:
-        if v < best:
-            best, found = v, [(shape, v)]
-        elif v == best:
-            found.append((shape, v))
-    return best, found
+        sp = 6 - (a[1] + b[1] + d[1] + h[1] if allow_quad_pairs else a[2] + b[2] + d[2] + h[2])
+        to = 13 - (a[3] + b[3] + d[3] + h[3]) - (1 if a[4] or b[4] or d[4] or h[4] else 0)
+        hk = 13 - top - h[3]
+        low = min(reg, sp, to, hk)
+        shapes = [(ShapeKind.STANDARD, reg), (ShapeKind.SEVEN_PAIRS, sp), (ShapeKind.THIRTEEN_ORPHANS, to),
+                  (ShapeKind.HONORS_KNITTED, hk)]
+    else:
+        low = reg
+        shapes = [(ShapeKind.STANDARD, reg)]
+    if 8 - top <= low:  # only a knitted straight reaching the best of the others matters
+        ks = _ks_best(infos, present, n_melds, low)[0]
+        if ks <= low:
+            low = ks
+            shapes.append((ShapeKind.KNITTED_STRAIGHT, ks))
+    return low, [sv for sv in shapes if sv[1] == low]
 
 
 def _present(a: tuple[int, ...], b: tuple[int, ...], d: tuple[int, ...]) -> tuple[int, ...]:
@@ -575,11 +586,12 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         s13, shape13 = _attaining(infos13, m, allow_quad_pairs)
         _, useful = _advice(c, keys13, infos13, m, allow_quad_pairs, shape13, s13)
         c[d] += 1
+        tc = tuple([row[t] for t in (useful if type(useful) is tuple else sorted(useful)) if row[t] is not None])
         own = row[d]
-        if own is not None and own.all_copies_held:
+        if own is not None and own.all_copies_held and own in tc:  # the discarded copy is no longer held
             own = _TILE_COUNTS[d][own.remaining][False]
-        tc = tuple(own if t == d else row[t] for t in sorted(useful) if row[t] is not None)
-        options.append(DiscardOption(d, s13, tc, sum(t.remaining for t in tc)))
+            tc = tuple(own if t.tile == d else t for t in tc)
+        options.append(DiscardOption(d, s13, tc, sum([t.remaining for t in tc])))
     options.sort(key=lambda o: (o.shanten, -o.useful_count, o.tile))
     return Analysis(best, by_shape, discards=tuple(options))
 
