@@ -24,7 +24,7 @@ copy), not derived from shanten; the tests cross-check the two.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import permutations
 
 from engine.errors import TileCountError
@@ -53,6 +53,7 @@ _INFO_SHARED: dict[tuple[int, ...], tuple[int, ...]] = {}
 _PLUS: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
 _PLUS_IDS: dict[tuple[tuple[int, tuple[int, ...]], ...], int] = {}
 _UMASK: dict[int, int] = {}  # (plus id, other class, melds, target) -> useful ranks of the part, as bits
+_PAIR_MASKS: dict[Key, tuple[int, int]] = {}  # key -> ranks held an odd number of times / once, as bits
 # The tiles of each 9-bit mask of part j (j = 3: the honours), ascending.
 _CHUNKS = tuple(tuple(tuple(9 * j + r for r in range(9) if m >> r & 1) for m in range(512)) for j in range(4))
 _KS_REST: dict[tuple[Key, int], tuple[Key, int]] = {}
@@ -284,13 +285,14 @@ def _by_shape(keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds
 
 
 def _attaining(infos: tuple[tuple[int, ...], ...], n_melds: int,
-               allow_quad_pairs: bool) -> tuple[int, list[tuple[ShapeKind, int]]]:
-    """The combined shanten and the shapes that reach it (a knitted straight that cannot is not
-    worked out), for discard advice where the other shapes' values are not reported."""
+               allow_quad_pairs: bool) -> tuple[int, list[tuple[ShapeKind, int]], list[tuple[int, ...]]]:
+    """The combined shanten, the shapes that reach it (a knitted straight that cannot is not
+    worked out) and the knitted assignments that do, for discard advice where the other shapes'
+    values are not reported."""
     a, b, d, h = infos
     reg = _REG[_c(_c(_c(a[0], b[0]), d[0]), h[0])][n_melds]
     if n_melds > 1:
-        return reg, [(ShapeKind.STANDARD, reg)]
+        return reg, [(ShapeKind.STANDARD, reg)], []
     present = _present(a, b, d)
     top = max(present)
     if n_melds == 0:
@@ -303,12 +305,13 @@ def _attaining(infos: tuple[tuple[int, ...], ...], n_melds: int,
     else:
         low = reg
         shapes = [(ShapeKind.STANDARD, reg)]
+    perms: list[tuple[int, ...]] = []
     if 8 - top <= low:  # only a knitted straight reaching the best of the others matters
-        ks = _ks_best(infos, present, n_melds, low)[0]
+        ks, perms = _ks_best(infos, present, n_melds, low)
         if ks <= low:
             low = ks
             shapes.append((ShapeKind.KNITTED_STRAIGHT, ks))
-    return low, [sv for sv in shapes if sv[1] == low]
+    return low, [sv for sv in shapes if sv[1] == low], perms
 
 
 def _present(a: tuple[int, ...], b: tuple[int, ...], d: tuple[int, ...]) -> tuple[int, ...]:
@@ -408,6 +411,15 @@ def _regular_useful(keys: Sequence[Key], cids: Sequence[int], n_melds: int, targ
     return mask
 
 
+def _pair_masks(key: Key) -> tuple[int, int]:
+    """Bits of the ranks held an odd number of times, and of those held once (seven-pairs draws)."""
+    found = _PAIR_MASKS.get(key)
+    if found is None:
+        found = (sum(1 << r for r, n in enumerate(key) if n % 2 == 1), sum(1 << r for r, n in enumerate(key) if n == 1))
+        _PAIR_MASKS[key] = found
+    return found
+
+
 def _mask_tiles(mask: int) -> tuple[int, ...]:
     """The tiles of a 34-bit mask, ascending."""
     ch = _CHUNKS
@@ -415,8 +427,10 @@ def _mask_tiles(mask: int) -> tuple[int, ...]:
 
 
 def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds: int,
-            allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]], target: int) -> tuple[int, ...]:
-    """Tiles (with fewer than four in hand) that lower the shanten of some shape now at `target`, ascending."""
+            allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]], target: int,
+            ks_perms: list[tuple[int, ...]] | None = None) -> tuple[int, ...]:
+    """Tiles (with fewer than four in hand) that lower the shanten of some shape now at `target`,
+    ascending. `ks_perms`: the knitted assignments reaching it, if the caller has them."""
     out = 0
     for shape, value in by_shape:
         if value != target:
@@ -424,9 +438,10 @@ def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
         if shape == ShapeKind.STANDARD:
             out |= _regular_useful(keys, [i[0] for i in infos], n_melds, target)
         elif shape == ShapeKind.SEVEN_PAIRS:
-            for t, n in enumerate(c):
-                if n % 2 == 1 if allow_quad_pairs else n == 1:
-                    out |= 1 << t
+            sel = 0 if allow_quad_pairs else 1
+            get = _PAIR_MASKS.get
+            for j in range(4):
+                out |= (get(keys[j]) or _pair_masks(keys[j]))[sel] << (9 * j)
         elif shape == ShapeKind.THIRTEEN_ORPHANS:
             has_pair = any(c[t] >= 2 for t in _ORPHANS)
             for t in _ORPHANS:
@@ -444,7 +459,7 @@ def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
                 if not c[t]:
                     out |= 1 << t
         else:
-            _, perms = _ks_best(infos, _present(infos[0], infos[1], infos[2]), n_melds)
+            perms = ks_perms if ks_perms is not None else _ks_best(infos, _present(*infos[:3]), n_melds)[1]
             for p in perms:
                 missing = [t for t in _PATTERNS[p] if not c[t]]
                 for t in missing:
@@ -583,8 +598,8 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         key = tuple(c[9 * j:9 * j + 9])
         keys13 = keys[:j] + (key,) + keys[j + 1:]
         infos13 = infos[:j] + (_INFO.get(key) or _info(key),) + infos[j + 1:]
-        s13, shape13 = _attaining(infos13, m, allow_quad_pairs)
-        _, useful = _advice(c, keys13, infos13, m, allow_quad_pairs, shape13, s13)
+        s13, shape13, ks_perms = _attaining(infos13, m, allow_quad_pairs)
+        _, useful = _advice(c, keys13, infos13, m, allow_quad_pairs, shape13, s13, ks_perms)
         c[d] += 1
         tc = tuple([row[t] for t in (useful if type(useful) is tuple else sorted(useful)) if row[t] is not None])
         own = row[d]
@@ -598,12 +613,13 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
 
 def _advice(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], m: int,
             allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]],
-            best: int) -> tuple[set[int], set[int]]:
-    """(waits, useful tiles) of a 13-tile hand; at shanten 0 the useful tiles are the waits."""
+            best: int, ks_perms: list[tuple[int, ...]] | None = None) -> tuple[Collection[int], Collection[int]]:
+    """(waits, useful tiles) of a 13-tile hand; at shanten 0 the useful tiles are the waits.
+    `ks_perms`: as in `_useful`."""
     if best == 0:
         w = _waits(c, keys, infos, m, allow_quad_pairs, by_shape)
         return w, w
-    return set(), _useful(c, keys, infos, m, allow_quad_pairs, by_shape, best)
+    return (), _useful(c, keys, infos, m, allow_quad_pairs, by_shape, best, ks_perms)
 
 
 # TileCounts are immutable, so one shared instance per (tile, remaining, all held) saves building them per call.
