@@ -19,6 +19,7 @@ from engine.shapes import Decomposition, ShapeKind, TileSet
 from engine.tiles import NUM_KINDS
 from mjsvc.errors import qualify
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+from mjsvc.wire import int_field, message_field
 
 _SHAPES_TO_PROTO: dict[ShapeKind, int] = {
     ShapeKind.STANDARD: pb.SHAPE_KIND_STANDARD,
@@ -117,6 +118,41 @@ def _tc(tc: TileCount) -> pb.TileCount:
 def _discard(d: DiscardOption) -> pb.DiscardOption:
     return pb.DiscardOption(tile=d.tile + 1, shanten=d.shanten, useful_tiles=[_tc(t) for t in d.useful_tiles],
                             useful_count=d.useful_count)
+
+
+def analysis_to_wire(a: Analysis) -> bytes:
+    """`analysis_to_proto(a).SerializeToString()`, written directly: discard advice lists hundreds of
+    TileCounts, and building them as messages cost more than the analysis itself (the Play and
+    Analyze paths answer with these bytes). Field order and encoding are protobuf's own."""
+    parts = [int_field(1, a.shanten), _tile_counts(a.waits, 2), _tile_counts(a.useful_tiles, 3)]
+    for d in a.discards:
+        body = _TILE_FIELD[d.tile] + int_field(2, d.shanten) + _tile_counts(d.useful_tiles, 3) + int_field(
+            4, d.useful_count)
+        parts.append(message_field(4, body))
+    for k, n in a.shanten_by_shape:
+        parts.append(message_field(5, int_field(1, _SHAPES_TO_PROTO[k]) + int_field(2, n)))
+    parts.append(int_field(6, a.useful_count))
+    return b"".join(parts)
+
+
+def _tile_count_bytes(tile: int, remaining: int, held: bool) -> bytes:
+    return int_field(1, tile + 1) + int_field(2, remaining) + int_field(3, held)
+
+
+# Framed TileCount fields for every tile with 0-4 copies left (all there can be), by field number:
+# [tile][remaining * 2 + all_copies_held].
+_TILE_FIELD = tuple(int_field(1, t + 1) for t in range(NUM_KINDS))
+_TILE_COUNTS = {f: tuple(tuple(message_field(f, _tile_count_bytes(t, r, h)) for r in range(5) for h in (False, True))
+                         for t in range(NUM_KINDS)) for f in (2, 3)}
+
+
+def _tile_counts(tcs: Sequence[TileCount], field_number: int) -> bytes:
+    table = _TILE_COUNTS[field_number]
+    try:
+        return b"".join([table[t.tile][t.remaining * 2 + t.all_copies_held] for t in tcs])
+    except IndexError:  # outside the table (not produced by the engine): written field by field
+        return b"".join([message_field(field_number, _tile_count_bytes(t.tile, t.remaining, t.all_copies_held))
+                         for t in tcs])
 
 
 def analysis_to_proto(a: Analysis) -> pb.AnalyzeResponse:

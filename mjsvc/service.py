@@ -109,6 +109,10 @@ class Service:
 
     def analyze(self, req: pb.AnalyzeRequest, field: str = "") -> pb.AnalyzeResponse:
         """Shanten, waits, useful tiles; discard advice for 14 tiles."""
+        return pb.AnalyzeResponse.FromString(self.analyze_bytes(req, field))
+
+    def analyze_bytes(self, req: pb.AnalyzeRequest, field: str = "") -> bytes:
+        """`analyze`, answered as the serialized AnalyzeResponse (what the server sends)."""
         return self._exact("analyze", req, field, self._analyze)  # type: ignore[no-any-return]
 
     def _evaluate(self, req: pb.EvaluateRequest, field: str) -> pb.EvaluateResponse:
@@ -134,16 +138,17 @@ class Service:
         except EngineError as err:
             raise qualify(err, field) if field else err from None
 
-    def _analyze(self, req: pb.AnalyzeRequest, field: str) -> pb.AnalyzeResponse:
+    def _analyze(self, req: pb.AnalyzeRequest, field: str) -> bytes:
+        """The serialized answer (cached as bytes: an advice answer is large and costly to rebuild)."""
         try:
             name, _ = canonical_rule_set(req.rule_set)
             hand = convert.hand_from_proto(req.hand, winning=False)
             visible = convert.tiles_from_proto(req.visible, "visible")
             key = analyze_key(name, hand, visible)
 
-            def compute() -> pb.AnalyzeResponse:
+            def compute() -> bytes:
                 try:
-                    return convert.analysis_to_proto(self._api.analyze(hand, visible, name))
+                    return convert.analysis_to_wire(self._api.analyze(hand, visible, name))
                 except EngineError as err:
                     raise place(err) from None
 
@@ -246,11 +251,17 @@ class Service:
                 req = pb.PlayRequest.FromString(raw)
             except DecodeError as err:
                 return _bad_play(err)
-            resp = self.play(req)
-            if resp.WhichOneof("response") == "error":
-                return resp.SerializeToString()  # not cached: errors are validated afresh
-            answer = (resp.evaluate if kind == 2 else resp.analyze).SerializeToString()
-            self.wire_play.put(key, answer)  # play() above counted its own cache lookup
+            if kind == 3:  # answered as bytes from the start (see _analyze)
+                try:
+                    answer = self.analyze_bytes(req.analyze, "analyze.")
+                except EngineError as err:  # not cached: errors are validated afresh
+                    return pb.PlayResponse(id=req.id, error=Failure.from_engine(err).to_proto()).SerializeToString()
+            else:
+                resp = self.play(req)
+                if resp.WhichOneof("response") == "error":
+                    return resp.SerializeToString()  # not cached: errors are validated afresh
+                answer = resp.evaluate.SerializeToString()
+            self.wire_play.put(key, answer)  # the call above counted its own cache lookup
         elif self.observer is not None:
             self.observer.cache_result("evaluate" if kind == 2 else "analyze", True)
         head = wire.join_field(1, (rid,)) if rid else b""

@@ -1,8 +1,11 @@
-"""Just enough of the protobuf wire format to treat a repeated message field as a list of byte strings.
+"""Just enough of the protobuf wire format to treat a repeated message field as a list of byte strings,
+and to write small messages field by field.
 
 EvaluateBatch and Play use it to answer cached requests without parsing or building messages: the
 request's parts are sliced out as bytes (each one an exact-cache key), and the response is the cached
-answers' bytes framed as the response message's fields.
+answers' bytes framed as the response message's fields. `int_field` and `message_field` write fields
+the way protobuf's own serializer does (proto3: a zero value is left out), so an answer built with them
+is byte for byte what the generated classes would produce (convert.analysis_to_wire, tested so).
 """
 
 from __future__ import annotations
@@ -84,3 +87,20 @@ def join_field(field_number: int, payloads: Iterable[bytes]) -> bytes:
         parts.append(encode_varint(len(p)))
         parts.append(p)
     return b"".join(parts)
+
+
+def int_field(field_number: int, value: int) -> bytes:
+    """An int32 / enum / bool field (wire type 0); b"" for zero, as proto3 writes no default value.
+    Negative values take ten bytes (two's complement on 64 bits), as protobuf writes them."""
+    if not value:
+        return b""
+    if 0 < value < 128 and field_number < 16:  # one-byte tag and value: most fields of our answers
+        return bytes((field_number << 3, value))
+    return encode_varint(field_number << 3) + encode_varint(value & 0xFFFFFFFFFFFFFFFF)
+
+
+def message_field(field_number: int, payload: bytes) -> bytes:
+    """One occurrence of a message (or bytes) field."""
+    if field_number < 16 and len(payload) < 128:
+        return bytes(((field_number << 3) | 2, len(payload))) + payload
+    return encode_varint((field_number << 3) | 2) + encode_varint(len(payload)) + payload

@@ -74,8 +74,8 @@ class NoopService:
     def evaluate(self, req: pb.EvaluateRequest) -> pb.EvaluateResponse:
         return self._evaluate
 
-    def analyze(self, req: pb.AnalyzeRequest) -> pb.AnalyzeResponse:
-        return self._analyze
+    def analyze_bytes(self, req: pb.AnalyzeRequest) -> bytes:
+        return self._analyze.SerializeToString()
 
     def list_fans(self, req: pb.ListFansRequest) -> pb.ListFansResponse:
         return self._fans
@@ -109,9 +109,9 @@ class FaultyService(Service):
         self._check(req.rule_set)
         return super().evaluate(req, field)
 
-    def analyze(self, req: pb.AnalyzeRequest, field: str = "") -> pb.AnalyzeResponse:
+    def analyze_bytes(self, req: pb.AnalyzeRequest, field: str = "") -> bytes:
         self._check(req.rule_set)
-        return super().analyze(req, field)
+        return super().analyze_bytes(req, field)
 
 
 def _request_id(context: grpc.aio.ServicerContext) -> str:
@@ -143,7 +143,7 @@ class EngineServicer(mahjong_pb2_grpc.MahjongEngineServicer):
         return await self._unary(self._m_evaluate, self._service.evaluate, request, context)
 
     async def Analyze(self, request: pb.AnalyzeRequest, context: grpc.aio.ServicerContext) -> Any:
-        return await self._unary(self._m_analyze, self._service.analyze, request, context)
+        return await self._unary(self._m_analyze, self._service.analyze_bytes, request, context)
 
     async def ListFans(self, request: pb.ListFansRequest, context: grpc.aio.ServicerContext) -> Any:
         return await self._unary(self._m_list, self._service.list_fans, request, context)
@@ -249,7 +249,7 @@ def add_servicer(servicer: EngineServicer, server: grpc.aio.Server) -> None:
         "Evaluate": grpc.unary_unary_rpc_method_handler(
             servicer.Evaluate, pb.EvaluateRequest.FromString, pb.EvaluateResponse.SerializeToString),
         "Analyze": grpc.unary_unary_rpc_method_handler(
-            servicer.Analyze, pb.AnalyzeRequest.FromString, pb.AnalyzeResponse.SerializeToString),
+            servicer.Analyze, pb.AnalyzeRequest.FromString, _same),  # answered as bytes (Service._analyze)
         "ListFans": grpc.unary_unary_rpc_method_handler(
             servicer.ListFans, pb.ListFansRequest.FromString, pb.ListFansResponse.SerializeToString),
         "EvaluateBatch": grpc.unary_unary_rpc_method_handler(servicer.EvaluateBatch, _same, _same),

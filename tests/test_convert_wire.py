@@ -95,3 +95,46 @@ def test_wire_play_equals_message_play_cold_and_cached() -> None:
     assert len(svc.wire_play) == 2  # the two good requests (a and the id-less one share their bytes)
     bad = pb.PlayResponse.FromString(svc.play_wire(b"\x12\x03\xff\xff\xff"))
     assert bad.error.reason == "BAD_REQUEST"
+
+
+def _random_analyses(n: int, seed: int) -> list:
+    import random
+
+    from engine import api
+    from engine.hand import make_hand
+
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        wall = [t for t in range(34) for _ in range(4)]
+        rng.shuffle(wall)
+        size = 13 if i % 2 else 14
+        visible = wall[size:size + rng.randrange(0, 40)]
+        out.append(api.analyze(make_hand(wall[:size], sizes=(13, 14)), visible))
+    # waits on a tile whose four copies are all held, and a complete hand (shanten -1)
+    out.append(api.analyze(make_hand(parse_tiles("1111m234p567s789s"), sizes=(13,)), ()))
+    out.append(api.analyze(make_hand(parse_tiles("123m456p789s11777z")), ()))
+    return out
+
+
+def test_analysis_to_wire_is_protobufs_own_serialization() -> None:
+    from engine.results import Analysis, DiscardOption, TileCount
+    from mjsvc.convert import analysis_to_proto, analysis_to_wire
+
+    analyses = _random_analyses(400, 3)
+    assert any(a.shanten == -1 for a in analyses) and any(a.discards for a in analyses)
+    assert any(a.waits for a in analyses)
+    assert any(t.all_copies_held for a in analyses for t in a.waits)
+    # counts the tables do not hold are written field by field
+    odd = Analysis(2, (), useful_tiles=(TileCount(3, 7, False),),
+                   discards=(DiscardOption(5, 300, (TileCount(33, 0, True),), 0),), useful_count=-2)
+    for a in [*analyses, odd]:
+        assert analysis_to_wire(a) == analysis_to_proto(a).SerializeToString(), a
+
+
+def test_int_and_message_fields_match_protobuf() -> None:
+    for v in (0, 1, 127, 128, 300, -1, -300, 2**31 - 1):
+        assert wire.int_field(2, v) == pb.DiscardOption(shanten=v).SerializeToString()
+    for size in (0, 1, 127, 128, 1000):
+        msg = pb.Scoring(fans=[pb.Fan(name="x" * size)])
+        assert wire.message_field(1, msg.fans[0].SerializeToString()) == msg.SerializeToString()
