@@ -251,16 +251,14 @@ class Service:
                 req = pb.PlayRequest.FromString(raw)
             except DecodeError as err:
                 return _bad_play(err)
-            if kind == 3:  # answered as bytes from the start (see _analyze)
-                try:
-                    answer = self.analyze_bytes(req.analyze, "analyze.")
-                except EngineError as err:  # not cached: errors are validated afresh
-                    return pb.PlayResponse(id=req.id, error=Failure.from_engine(err).to_proto()).SerializeToString()
-            else:
-                resp = self.play(req)
-                if resp.WhichOneof("response") == "error":
-                    return resp.SerializeToString()  # not cached: errors are validated afresh
-                answer = resp.evaluate.SerializeToString()
+            # wire_play is this path's exact-bytes cache, so the request goes straight to the canonical one
+            try:
+                if kind == 3:
+                    answer = self._analyze(req.analyze, "analyze.")  # bytes already (see _analyze)
+                else:
+                    answer = self._evaluate(req.evaluate, "evaluate.").SerializeToString()
+            except EngineError as err:  # not cached: errors are validated afresh
+                return pb.PlayResponse(id=req.id, error=Failure.from_engine(err).to_proto()).SerializeToString()
             self.wire_play.put(key, answer)  # the call above counted its own cache lookup
         elif self.observer is not None:
             self.observer.cache_result("evaluate" if kind == 2 else "analyze", True)

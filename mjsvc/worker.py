@@ -105,13 +105,14 @@ class FaultyService(Service):
         if rule_set == self.fault:
             raise RuntimeError(f"injected fault for rule set {rule_set!r}")
 
-    def evaluate(self, req: pb.EvaluateRequest, field: str = "") -> pb.EvaluateResponse:
+    # the innermost steps, which every path (unary, batch, stream) goes through
+    def _evaluate(self, req: pb.EvaluateRequest, field: str) -> pb.EvaluateResponse:
         self._check(req.rule_set)
-        return super().evaluate(req, field)
+        return super()._evaluate(req, field)
 
-    def analyze_bytes(self, req: pb.AnalyzeRequest, field: str = "") -> bytes:
+    def _analyze(self, req: pb.AnalyzeRequest, field: str) -> bytes:
         self._check(req.rule_set)
-        return super().analyze_bytes(req, field)
+        return super()._analyze(req, field)
 
 
 def _request_id(context: grpc.aio.ServicerContext) -> str:
