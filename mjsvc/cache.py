@@ -63,15 +63,20 @@ class LRUCache:
         self._miss_counter = miss_counter
 
     def get(self, key: Hashable, default: Any = None) -> Any:
+        data = self._data
         with self._lock:
-            value = self._data.get(key, _MISSING)
-            if value is _MISSING:
-                self._misses += 1
-            else:
+            value = data.get(key, _MISSING)
+            if value is not _MISSING:
+                # the hit path runs on every repeated request: no helper calls on it
+                data.move_to_end(key)
                 self._hits += 1
-                self._data.move_to_end(key)
-        self._count(value is not _MISSING)
-        return default if value is _MISSING else value
+                if self._hit_counter is not None:
+                    self._hit_counter.inc()
+                return value
+            self._misses += 1
+        if self._miss_counter is not None:
+            self._miss_counter.inc()
+        return default
 
     def put(self, key: Hashable, value: Any) -> None:
         if self.maxsize == 0:
@@ -100,11 +105,6 @@ class LRUCache:
         self.put(key, value)
         return value
 
-    def _count(self, hit: bool) -> None:
-        counter = self._hit_counter if hit else self._miss_counter
-        if counter is not None:
-            counter.inc()
-
     def clear(self) -> None:
         with self._lock:
             self._data.clear()
@@ -130,11 +130,14 @@ def meld_key(m: Meld) -> tuple[int, int, bool, bool]:
     return (int(m.kind), m.tiles[0], m.concealed, m.added)
 
 
+def _meld_keys(melds: tuple[Meld, ...]) -> tuple[tuple[int, int, bool, bool], ...]:
+    # meld_key inlined: a key is built on every request, cache hit or not (a MeldKind hashes and
+    # compares as its int, so it stands in the key as it is)
+    return tuple([(m.kind, m.tiles[0], m.concealed, m.added) for m in melds]) if melds else ()
+
+
 def _hand_key(hand: Hand) -> tuple[Any, ...]:
-    melds = hand.melds
-    # meld_key inlined: a key is built on every request, cache hit or not
-    mk = tuple([(int(m.kind), m.tiles[0], m.concealed, m.added) for m in melds]) if melds else ()
-    return (hand.concealed, mk, hand.winning_tile)
+    return (hand.concealed, _meld_keys(hand.melds), hand.winning_tile)
 
 
 def _has_wind(hand: Hand) -> bool:
@@ -179,20 +182,21 @@ def evaluate_key(rule_set: str, hand: Hand, ctx: WinContext,
                  relevant: Sequence[str] = _CONTEXT_FIELDS) -> tuple[Any, ...]:
     """Key of an evaluation. `relevant`: the context fields the rule set scores (all by default).
     The context must have been validated first: flags outside `relevant` are not in the key."""
-    melds = hand.melds
     concealed = hand.concealed
     win = hand.winning_tile
-    if melds:
-        mk = tuple([(int(m.kind), m.tiles[0], m.concealed, m.added) for m in melds])
+    mk = _meld_keys(hand.melds)
+    if relevant is not _CONTEXT_FIELDS:
         return ("evaluate", rule_set, concealed, mk, win, context_key(ctx, hand, relevant))
-    if relevant is _CONTEXT_FIELDS and _WIND_TILES.isdisjoint(concealed) and win not in _WIND_TILES:
-        # the usual request inlined (context_key without a wind tile): it runs on every call, hit or not
-        read, seat, prevalent = _DEFAULT_READER
-        out = list(read(ctx))
-        out[seat] = ctx.seat_wind == 0
-        out[prevalent] = None
-        return ("evaluate", rule_set, concealed, (), win, tuple(out))
-    return ("evaluate", rule_set, concealed, (), win, context_key(ctx, hand, relevant))
+    # context_key inlined for the default fields: it runs on every call, hit or not
+    if (_WIND_TILES.isdisjoint(concealed) and win not in _WIND_TILES
+            and (not mk or _WIND_TILES.isdisjoint([k[1] for k in mk]))):
+        return ("evaluate", rule_set, concealed, mk, win, _READ_NO_WIND(ctx) + (ctx.seat_wind == 0,))
+    return ("evaluate", rule_set, concealed, mk, win, _READ_ALL(ctx))
+
+
+# The default fields without the winds (a hand with no wind tile keys on "seat is East" only), and all
+_READ_NO_WIND = attrgetter(*(f for f in _CONTEXT_FIELDS if f not in _WIND_FIELDS))
+_READ_ALL = attrgetter(*_CONTEXT_FIELDS)
 
 
 def analyze_key(rule_set: str, hand: Hand, visible: Sequence[int]) -> tuple[Any, ...]:
