@@ -50,3 +50,13 @@ def test_json_output() -> None:
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     assert {r["impl"] for r in rows} == {"mjsvc", "mahjong", "pymahjonggb"}
+
+
+def test_targets_on_a_named_row() -> None:
+    rows = [{"op": "x", "impl": "mjsvc", "median_us": 30.0}, {"op": "x", "impl": "mjsvc_cached", "median_us": 1.5},
+            {"op": "x", "impl": "anchor", "median_us": 2.0}]
+    lines = target_lines(rows, [("x", "anchor", 10.0), ("x", "anchor", 1.0, "mjsvc_cached"),
+                                ("x", "anchor", 0.5, "mjsvc_cached"), ("x", "absent", 1.0, "mjsvc_cached")])
+    assert lines[0].endswith("30.00 vs 20.00 us -> MISSED") and lines[0].startswith("target x: ours <= 10 x anchor")
+    assert lines[1] == "target x: mjsvc_cached <= 1 x anchor: 1.50 vs 2.00 us -> met"
+    assert lines[2].endswith("-> MISSED") and lines[3].endswith("not measured")

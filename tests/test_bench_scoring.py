@@ -13,7 +13,7 @@ def test_scoring_rows() -> None:
 
     rows = ops_scoring.rows(8, seed=3)
     by_impl = {r["impl"]: r for r in rows}
-    assert set(by_impl) == {"mjsvc", "mjsvc_nomemo", "mjsvc_cached", "pymahjonggb", "mahjong"}
+    assert set(by_impl) == {"mjsvc", "mjsvc_nomemo", "mjsvc_cached", "pymahjonggb", "pymahjonggb_once", "mahjong"}
     assert all(r["op"] == "evaluate_mcr" and r["median_us"] > 0 for r in rows)
     note = by_impl["mjsvc"]["note"]
     assert "8 hands" in note and f"{8 * ops_scoring.WARM_POOL} other hands" in note
