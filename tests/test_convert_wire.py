@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.hand import make_hand
 from engine.tiles import parse_tiles
 from mjsvc import wire
 from mjsvc.errors import CallError
@@ -84,6 +85,9 @@ def test_wire_play_equals_message_play_cold_and_cached() -> None:
         pb.PlayRequest(id="b", analyze=pb.AnalyzeRequest(hand=pb.Hand(concealed=T("123m456p789s1122z")))),
         pb.PlayRequest(id="c", evaluate=pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m")))),
         pb.PlayRequest(id="d"),
+        pb.PlayRequest(id="e", analyze=pb.AnalyzeRequest(hand=pb.Hand(concealed=T("1239m456p78s11223z")),
+                                                         visible=T("9s1z"))),
+        pb.PlayRequest(id="f", analyze=pb.AnalyzeRequest(hand=pb.Hand(concealed=T("123m456p789s1122z")), visible=[0])),
         pb.PlayRequest(evaluate=pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"),
                                                                 winning_tile=pb.TILE_RED))),
     ]
@@ -92,7 +96,14 @@ def test_wire_play_equals_message_play_cold_and_cached() -> None:
     for _ in range(2):
         got = [pb.PlayResponse.FromString(svc.play_wire(m.SerializeToString())) for m in msgs]
         assert got == expected
-    assert len(svc.wire_play) == 2  # the two good requests (a and the id-less one share their bytes)
+    assert len(svc.wire_play) == 3  # the good requests (a and the id-less one share their bytes); errors never
+    assert got[5].error.reason == "BAD_TILE" and got[5].error.field == "analyze.visible[0]"
+    # discard advice through the stream is what the engine answers, converted message by message
+    from engine import api
+    from mjsvc.convert import analysis_to_proto
+
+    advice = api.analyze(make_hand(parse_tiles("1239m456p78s11223z")), parse_tiles("9s1z"))
+    assert advice.discards and got[4].analyze == analysis_to_proto(advice)
     bad = pb.PlayResponse.FromString(svc.play_wire(b"\x12\x03\xff\xff\xff"))
     assert bad.error.reason == "BAD_REQUEST"
 
