@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from engine import analysis, rules
 from engine.hand import Hand, WinContext, validate_context
 from engine.results import Analysis, Evaluation, FanDef
-from engine.tiles import check_tile
+from engine.tiles import check_tiles
 
 
 def evaluate(hand: Hand, context: WinContext, rule_set: str = "") -> Evaluation:
@@ -26,8 +26,7 @@ def analyze(hand: Hand, visible: Sequence[int] = (), rule_set: str = "") -> Anal
     """Shanten, waits and useful tiles of a 13-tile hand; discard advice for a 14-tile one."""
     rs = rules.get(rule_set)
     rs.check_tiles(hand)
-    for i, t in enumerate(visible):
-        check_tile(t, f"visible[{i}]")
+    check_tiles(visible, "visible")
     return analysis.analyze(hand, visible, tile_kinds=rs.tile_kinds, allow_quad_pairs=rs.allow_quad_pairs)
 
 

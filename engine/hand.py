@@ -18,7 +18,7 @@ from engine.errors import (
     TileCountError,
     TooManyCopiesError,
 )
-from engine.tiles import NUM_FLOWERS, check_tile, format_tile, format_tiles, is_honor, to_counts
+from engine.tiles import NUM_FLOWERS, check_tile, check_tiles, format_tile, format_tiles, is_honor, to_counts
 
 
 class MeldKind(IntEnum):
@@ -84,7 +84,8 @@ def make_meld(
     field: str = "meld",
 ) -> Meld:
     """Build and validate a meld; raises BadMeldError (or BadTileError) naming `field`."""
-    tiles = tuple(sorted(check_tile(t, f"{field}.tiles") for t in tiles))
+    where = f"{field}.tiles"
+    tiles = tuple(sorted([check_tile(t, where) for t in tiles]))
     kind = MeldKind(kind) if kind in (1, 2, 3) else kind
     if not isinstance(kind, MeldKind):
         raise BadMeldError(f"{field}.kind: {kind!r} is not chow, pung or kong", f"{field}.kind")
@@ -177,7 +178,7 @@ class Hand:
 def make_hand(concealed: Iterable[int], melds: Iterable[Meld] = (), winning_tile: int | None = None,
               *, sizes: tuple[int, ...] = (14,)) -> Hand:
     """Build and validate a hand. `sizes` lists the accepted MCR sizes (14 for a win; 13 or 14 to analyse)."""
-    concealed_t = tuple(sorted(check_tile(t, f"concealed[{i}]") for i, t in enumerate(concealed)))
+    concealed_t = tuple(sorted(check_tiles(concealed, "concealed")))
     if winning_tile is not None:
         check_tile(winning_tile, "winning_tile")
     hand = Hand(concealed_t, tuple(melds), winning_tile)

@@ -65,6 +65,21 @@ def check_tile(tile: int, field: str = "tile") -> int:
     return tile
 
 
+_TILE_INDICES = frozenset(range(NUM_KINDS))
+_INT = frozenset({int})
+
+
+def check_tiles(tiles: Iterable[int], field: str) -> list[int]:
+    """`check_tile` on each tile; a bad one is named `field[i]`. Requests carry dozens of tiles (the
+    visible ones), so the usual case, plain ints in range, is checked by two C-level set tests."""
+    out = list(tiles)
+    if _TILE_INDICES.issuperset(out) and _INT.issuperset(map(type, out)):
+        return out
+    for i, t in enumerate(out):
+        check_tile(t, f"{field}[{i}]")
+    return out
+
+
 def tile_name(tile: int) -> str:
     """A readable name: '3 dots', 'Red'."""
     if tile >= 27:

@@ -45,7 +45,13 @@ def tile_from_proto(value: int, field: str) -> int:
 
 
 def tiles_from_proto(values: Iterable[int], field: str) -> list[int]:
+    values = list(values)
+    if _PROTO_TILES.issuperset(values):  # the usual case, checked at C level (requests carry dozens)
+        return [v - 1 for v in values]
     return [tile_from_proto(v, f"{field}[{i}]") for i, v in enumerate(values)]
+
+
+_PROTO_TILES = frozenset(range(1, NUM_KINDS + 1))
 
 
 def meld_from_proto(msg: pb.Meld, field: str) -> Meld:

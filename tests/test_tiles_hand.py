@@ -121,6 +121,25 @@ def test_single_tile_and_index_checks() -> None:
         assert err.value.field == "visible[2]" and "visible[2]" in err.value.message
 
 
+def test_check_tiles_names_the_first_bad_tile_whatever_its_type() -> None:
+    from enum import IntEnum
+
+    from engine.tiles import check_tiles
+
+    assert check_tiles((5, 0, 33), "visible") == [5, 0, 33]
+    assert check_tiles(iter([]), "visible") == []
+
+    class Tile(IntEnum):  # an int subclass other than bool is an index, as check_tile says
+        FIVE = 5
+
+    assert check_tiles([Tile.FIVE, 1], "visible") == [5, 1]
+    # True == 1 and 1.0 == 1 pass a membership test: the type test catches them
+    for bad in (True, 1.0, -1, 34, "3", None):
+        with pytest.raises(BadTileError) as err:
+            check_tiles([3, 4, bad, 5], "visible")  # type: ignore[list-item]
+        assert err.value.field == "visible[2]", bad
+
+
 # --------------------------------------------------------------------------------------------- melds
 
 
