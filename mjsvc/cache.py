@@ -88,22 +88,11 @@ class LRUCache:
                 self._data.popitem(last=False)
 
     def get_or_compute(self, key: Hashable, fn: Callable[[], V]) -> V:
-        data = self._data
-        with self._lock:
-            value = data.get(key, _MISSING)
-            if value is not _MISSING:
-                # the hit path runs on every repeated request: no helper calls on it
-                data.move_to_end(key)
-                self._hits += 1
-                if self._hit_counter is not None:
-                    self._hit_counter.inc()
-                return value
-            self._misses += 1
-        if self._miss_counter is not None:
-            self._miss_counter.inc()
-        value = fn()
-        self.put(key, value)
-        return value
+        value = self.get(key, _MISSING)
+        if value is _MISSING:
+            value = fn()
+            self.put(key, value)
+        return value  # type: ignore[no-any-return]
 
     def clear(self) -> None:
         with self._lock:
