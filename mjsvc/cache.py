@@ -113,15 +113,10 @@ class LRUCache:
 # Canonical keys
 
 
-def meld_key(m: Meld) -> tuple[int, int, bool, bool]:
-    """What of a meld the answer depends on: which set it is and how it was declared.
-    The seat it was claimed from and which tile of a chow was claimed change no score."""
-    return (int(m.kind), m.tiles[0], m.concealed, m.added)
-
-
 def _meld_keys(melds: tuple[Meld, ...]) -> tuple[tuple[int, int, bool, bool], ...]:
-    # meld_key inlined: a key is built on every request, cache hit or not (a MeldKind hashes and
-    # compares as its int, so it stands in the key as it is)
+    """What of each meld the answer depends on: which set it is and how it was declared. The seat it was
+    claimed from and which tile of a chow was claimed change no score. (A MeldKind hashes and compares
+    as its int, so it stands in the key as it is.)"""
     return tuple([(m.kind, m.tiles[0], m.concealed, m.added) for m in melds]) if melds else ()
 
 
