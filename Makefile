@@ -5,19 +5,34 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PROTO := proto/mahjong/v1/mahjong.proto
 GEN := mjsvc/gen/mahjong/v1/mahjong_pb2.py
+# setup.py compiles the engine's hot modules with mypyc, in place. They are rebuilt whenever an engine
+# source changes, so nothing runs a stale build. MJSVC_PURE_PYTHON=1 at run time makes a process use
+# the Python source even where the build is present (engine/__init__.py).
+NATIVE := $(VENV)/.native
+ENGINE_SRC := $(shell find engine -name '*.py')
+# The engine's own tests, run a second time on its Python source (same answers in both forms).
+PURE_TESTS := tests/test_build.py tests/test_tiles_hand.py tests/test_shapes.py tests/test_mcr_fans.py \
+	tests/test_mcr_memo.py tests/test_mcr_oracle.py tests/test_mcr2p.py tests/test_analysis.py
 
 .PHONY: run test test-slow lint bench loadtest proto clean setup
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	MJSVC_PURE_PYTHON=1 $(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+$(NATIVE): $(STAMP) setup.py $(ENGINE_SRC)
+	rm -f mjsvc_engine__mypyc.*.so $$(find engine -name '*.so')
+	$(BIN)/python setup.py --quiet build_ext --inplace
+	# an unchanged module is copied from build/ with its old time: mark the build as current
+	touch -c mjsvc_engine__mypyc.*.so $$(find engine -name '*.so')
+	touch $(NATIVE)
 
 $(GEN): $(PROTO) $(STAMP)
 	$(BIN)/python -m mjsvc.protogen
 
-setup: $(STAMP) $(GEN)
+setup: $(STAMP) $(GEN) $(NATIVE)
 
 proto: $(GEN)
 
@@ -27,6 +42,7 @@ run: setup
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
+	MJSVC_PURE_PYTHON=1 $(BIN)/python -m pytest -q $(PURE_TESTS)
 
 test-slow: setup
 	$(BIN)/python -m pytest -q -m slow
@@ -41,4 +57,4 @@ loadtest: setup
 	$(BIN)/python -m bench.loadtest
 
 clean:
-	rm -rf $(VENV) mjsvc/gen build *.egg-info
+	rm -rf $(VENV) mjsvc/gen build *.egg-info mjsvc_engine__mypyc.*.so $$(find engine -name '*.so')

@@ -56,6 +56,16 @@ def target_lines(rows: list[dict], targets: list[tuple]) -> list[str]:
     return out
 
 
+def engine_form() -> str:
+    """Which form of the engine the rows measured (setup.py compiles the hot modules with mypyc)."""
+    import engine
+
+    compiled = engine.compiled_modules()
+    if not compiled:
+        return "engine: Python source (no compiled module loaded)"
+    return f"engine: {len(compiled)} modules compiled by mypyc ({', '.join(compiled)})"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -76,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
+    print(engine_form())
     print(table(rows))
     for line in target_lines(rows, targets):
         print(line)

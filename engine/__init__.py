@@ -1,1 +1,46 @@
-"""mjsvc's rules engine: pure Python, stateless, thread-safe. No I/O, no gRPC."""
+"""mjsvc's rules engine: pure Python, stateless, thread-safe. No I/O, no gRPC.
+
+The build (setup.py) compiles the hot modules from this same source with mypyc; the source runs as
+it is wherever they are not built. `MJSVC_PURE_PYTHON=1` in the environment makes a process load the
+Python source even where compiled modules sit beside it (the tests check both give the same answers;
+profilers such as py-spy only see into the source).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from importlib.abc import MetaPathFinder
+from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec, PathFinder, SourceFileLoader
+from importlib.util import spec_from_file_location
+from types import ModuleType
+
+
+def pure_python_requested() -> bool:
+    return os.environ.get("MJSVC_PURE_PYTHON", "").lower() in ("1", "true", "yes")
+
+
+class _SourceFirst(MetaPathFinder):
+    """Finds `engine.*` modules as usual, but loads a compiled one from the .py file beside it."""
+
+    @classmethod
+    def find_spec(cls, name: str, path: object = None, target: ModuleType | None = None) -> ModuleSpec | None:
+        if not name.startswith(__name__ + "."):
+            return None
+        spec = PathFinder.find_spec(name, path, target)  # type: ignore[arg-type]
+        origin = spec.origin if spec is not None else None
+        if origin is None or not origin.endswith(tuple(EXTENSION_SUFFIXES)):
+            return spec
+        source = origin[: origin.index(".", origin.rindex(os.sep))] + ".py"
+        return spec_from_file_location(name, source, loader=SourceFileLoader(name, source))
+
+
+if pure_python_requested() and _SourceFirst not in sys.meta_path:
+    sys.meta_path.insert(0, _SourceFirst)
+
+
+def compiled_modules() -> list[str]:
+    """The engine modules this process runs compiled (empty: all of it runs as Python source)."""
+    return sorted(name for name, module in list(sys.modules.items())
+                  if name.startswith(__name__ + ".")
+                  and str(getattr(module, "__file__", "")).endswith(tuple(EXTENSION_SUFFIXES)))

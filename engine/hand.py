@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
+from operator import attrgetter
 
 from engine.errors import (
     BadContextError,
@@ -105,6 +106,9 @@ def make_meld(
         raise BadMeldError(
             f"{field}: a {kind.name.lower()} needs identical tiles, got {format_tiles(tiles)}", f"{field}.tiles"
         )
+    for name, flag in (("concealed", concealed), ("added", added)):
+        if type(flag) is not bool:
+            raise BadMeldError(f"{field}.{name}: expected true or false, got {flag!r}", f"{field}.{name}")
     if kind != MeldKind.KONG and (concealed or added):
         raise BadMeldError(f"{field}: only a kong can be concealed or added", f"{field}.concealed")
     if concealed and added:
@@ -228,16 +232,35 @@ class WinContext:
     heavenly_ready: bool = False
     extra: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
+    def __post_init__(self) -> None:
+        # A wind given as its number (0-3) becomes the Wind it names; anything else is left for
+        # validate_context to report.
+        for name in ("seat_wind", "prevalent_wind"):
+            value = getattr(self, name)
+            if type(value) is int and 0 <= value <= 3:
+                object.__setattr__(self, name, Wind(value))
+
+
+_FLAGS = ("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile", "heavenly",
+          "earthly", "ready_declared", "heavenly_ready")
+_flag_values = attrgetter(*_FLAGS)
+_ONLY_BOOL = {bool}
+
 
 def validate_context(ctx: WinContext, hand: Hand) -> WinContext:
     """Reject contexts no real game produces; each fault names the flags involved."""
     seat, prevalent, flowers = ctx.seat_wind, ctx.prevalent_wind, ctx.flowers
-    if seat not in _WIND_VALUES or prevalent not in _WIND_VALUES:
+    if type(seat) is not Wind or type(prevalent) is not Wind:
         for name in ("seat_wind", "prevalent_wind"):
             value = getattr(ctx, name)
-            if value not in _WIND_VALUES:
+            if type(value) is not Wind:
                 raise BadContextError(f"{name}: {value!r} is not a wind (east, south, west, north)", name)
-    if not isinstance(flowers, int) or not 0 <= flowers <= NUM_FLOWERS:
+    if {*map(type, _flag_values(ctx))} != _ONLY_BOOL:
+        for name in _FLAGS:
+            value = getattr(ctx, name)
+            if type(value) is not bool:
+                raise BadContextError(f"{name}: expected true or false, got {value!r}", name)
+    if type(flowers) is not int or not 0 <= flowers <= NUM_FLOWERS:
         raise BadContextError(f"flowers: {ctx.flowers!r} is out of range 0..{NUM_FLOWERS}", "flowers")
     # Every check below needs one of these flags; the usual context sets none of them.
     if not (ctx.replacement_tile or ctx.robbing_kong or ctx.heavenly or ctx.earthly or ctx.heavenly_ready
@@ -279,7 +302,6 @@ def validate_context(ctx: WinContext, hand: Hand) -> WinContext:
     return ctx
 
 
-_WIND_VALUES = (0, 1, 2, 3)
 
 
 def _clash(a: str, b: str, why: str) -> None:

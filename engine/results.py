@@ -1,31 +1,46 @@
-"""What the engine answers: plain frozen dataclasses, mirrored one to one by the protobuf contract."""
+"""What the engine answers: plain frozen dataclasses, mirrored one to one by the protobuf contract.
+
+Each declares its own `__init__` (`init=False`): the build compiles it to direct stores, where the
+generated one would stay interpreted and cost ~15x more per object (setup.py, README "Speed").
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.shapes import Decomposition, ShapeKind
+from engine.shapes import Decomposition, ShapeKind, Value
 
 
-@dataclass(frozen=True, slots=True)
-class TileCount:
+@dataclass(frozen=True, slots=True, init=False)
+class TileCount(Value):
     """A tile and the copies of it the player has not seen. `all_copies_held`: the player holds all four."""
 
     tile: int
     remaining: int
     all_copies_held: bool = False
 
+    def __init__(self, tile: int, remaining: int, all_copies_held: bool = False) -> None:
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "remaining", remaining)
+        object.__setattr__(self, "all_copies_held", all_copies_held)
 
-@dataclass(frozen=True, slots=True)
-class DiscardOption:
+
+@dataclass(frozen=True, slots=True, init=False)
+class DiscardOption(Value):
     tile: int
     shanten: int
     useful_tiles: tuple[TileCount, ...]
     useful_count: int
 
+    def __init__(self, tile: int, shanten: int, useful_tiles: tuple[TileCount, ...], useful_count: int) -> None:
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "shanten", shanten)
+        object.__setattr__(self, "useful_tiles", useful_tiles)
+        object.__setattr__(self, "useful_count", useful_count)
 
-@dataclass(frozen=True, slots=True)
-class Analysis:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Analysis(Value):
     """shanten: -1 complete, 0 waiting, n tiles from waiting (pymahjonggb's meaning)."""
 
     shanten: int
@@ -35,9 +50,25 @@ class Analysis:
     useful_count: int = 0
     discards: tuple[DiscardOption, ...] = ()
 
+    def __init__(
+        self,
+        shanten: int,
+        shanten_by_shape: tuple[tuple[ShapeKind, int], ...],
+        waits: tuple[TileCount, ...] = (),
+        useful_tiles: tuple[TileCount, ...] = (),
+        useful_count: int = 0,
+        discards: tuple[DiscardOption, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "shanten", shanten)
+        object.__setattr__(self, "shanten_by_shape", shanten_by_shape)
+        object.__setattr__(self, "waits", waits)
+        object.__setattr__(self, "useful_tiles", useful_tiles)
+        object.__setattr__(self, "useful_count", useful_count)
+        object.__setattr__(self, "discards", discards)
 
-@dataclass(frozen=True, slots=True)
-class FanDef:
+
+@dataclass(frozen=True, slots=True, init=False)
+class FanDef(Value):
     """One entry of a rule set's fan catalogue. `excludes`: ids not counted when this fan is."""
 
     id: int
@@ -47,9 +78,25 @@ class FanDef:
     excludes: tuple[int, ...] = ()
     description: str = ""
 
+    def __init__(
+        self,
+        id: int,
+        name: str,
+        name_zh: str,
+        points: int,
+        excludes: tuple[int, ...] = (),
+        description: str = "",
+    ) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "name_zh", name_zh)
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "excludes", excludes)
+        object.__setattr__(self, "description", description)
 
-@dataclass(frozen=True, slots=True)
-class FanHit:
+
+@dataclass(frozen=True, slots=True, init=False)
+class FanHit(Value):
     """A fan scored `count` times; `set_indices` point into the decomposition's sets."""
 
     fan: FanDef
@@ -57,13 +104,25 @@ class FanHit:
     set_indices: tuple[int, ...] = ()
     tiles: tuple[int, ...] = ()
 
+    def __init__(
+        self,
+        fan: FanDef,
+        count: int = 1,
+        set_indices: tuple[int, ...] = (),
+        tiles: tuple[int, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "fan", fan)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "set_indices", set_indices)
+        object.__setattr__(self, "tiles", tiles)
+
     @property
     def points(self) -> int:
         return self.fan.points * self.count
 
 
-@dataclass(frozen=True, slots=True)
-class Scoring:
+@dataclass(frozen=True, slots=True, init=False)
+class Scoring(Value):
     """One decomposition scored. `total` includes flowers; `meets_minimum` is judged without them."""
 
     fans: tuple[FanHit, ...]
@@ -71,9 +130,20 @@ class Scoring:
     meets_minimum: bool
     decomposition: Decomposition
 
+    def __init__(self, fans: tuple[FanHit, ...], total: int, meets_minimum: bool, decomposition: Decomposition) -> None:
+        object.__setattr__(self, "fans", fans)
+        object.__setattr__(self, "total", total)
+        object.__setattr__(self, "meets_minimum", meets_minimum)
+        object.__setattr__(self, "decomposition", decomposition)
 
-@dataclass(frozen=True, slots=True)
-class Evaluation:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Evaluation(Value):
     is_win: bool
     best: Scoring | None = None
     alternatives: tuple[Scoring, ...] = ()
+
+    def __init__(self, is_win: bool, best: Scoring | None = None, alternatives: tuple[Scoring, ...] = ()) -> None:
+        object.__setattr__(self, "is_win", is_win)
+        object.__setattr__(self, "best", best)
+        object.__setattr__(self, "alternatives", alternatives)

@@ -15,7 +15,7 @@ set and a pair, the set possibly a declared meld.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import IntEnum, StrEnum
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement, permutations
@@ -25,6 +25,17 @@ from engine.hand import Hand, MeldKind
 from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tiles, to_counts
 
 SuitKey = tuple[int, int, int, int, int, int, int, int, int]
+
+
+class Value:
+    """Base of the engine's frozen value classes: a copy is pickled as a call of the class with its
+    fields, which also restores the classes the build compiles (their frozen fields refuse to be set
+    one by one)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return type(self), tuple([getattr(self, f.name) for f in fields(self)])  # type: ignore[arg-type]
 
 
 class SetKind(IntEnum):
@@ -42,8 +53,8 @@ class ShapeKind(StrEnum):
     KNITTED_STRAIGHT = "knitted_straight"
 
 
-@dataclass(frozen=True, slots=True)
-class TileSet:
+@dataclass(frozen=True, slots=True, init=False)
+class TileSet(Value):
     """One set of a decomposition.
 
     `concealed`: formed in the hand (a concealed kong also counts), not a claimed meld.
@@ -58,6 +69,20 @@ class TileSet:
     concealed: bool = True
     meld_index: int | None = None
     win_offset: int | None = None
+
+    def __init__(
+        self,
+        kind: SetKind,
+        first: int,
+        concealed: bool = True,
+        meld_index: int | None = None,
+        win_offset: int | None = None,
+    ) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "concealed", concealed)
+        object.__setattr__(self, "meld_index", meld_index)
+        object.__setattr__(self, "win_offset", win_offset)
 
     @property
     def tiles(self) -> tuple[int, ...]:
@@ -76,8 +101,8 @@ class TileSet:
         return f"{self.kind.name.lower()} {format_tiles(self.tiles)}{mark}{win}"
 
 
-@dataclass(frozen=True, slots=True)
-class Decomposition:
+@dataclass(frozen=True, slots=True, init=False)
+class Decomposition(Value):
     """One way a complete hand is split.
 
     STANDARD: `sets` holds four sets then the pair (pair last).
@@ -91,6 +116,18 @@ class Decomposition:
     sets: tuple[TileSet, ...]
     knitted: tuple[int, ...] = ()
     win_tile: int | None = None
+
+    def __init__(
+        self,
+        kind: ShapeKind,
+        sets: tuple[TileSet, ...],
+        knitted: tuple[int, ...] = (),
+        win_tile: int | None = None,
+    ) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "sets", sets)
+        object.__setattr__(self, "knitted", knitted)
+        object.__setattr__(self, "win_tile", win_tile)
 
     @property
     def pair(self) -> TileSet | None:
@@ -299,7 +336,7 @@ def is_complete_counts(counts: list[int], n_melds: int = 0, allow_quad_pairs: bo
 
 # Interned sets: a decomposition is built from a few hundred distinct immutable TileSets, so
 # looking one up costs less than constructing a frozen dataclass (bounded: 4 kinds x 34 tiles x flags).
-@lru_cache(maxsize=16384)
+@cache
 def _tileset(kind: SetKind, first: int, concealed: bool = True, meld_index: int | None = None,
              win_offset: int | None = None) -> TileSet:
     return TileSet(kind, first, concealed, meld_index, win_offset)
@@ -336,7 +373,8 @@ def _suit_options(base: int, key: SuitKey, honors: bool) -> tuple[_SuitOption, .
     """`suit_splits` of one suit in joinable form (a read-only memo on the key, like `suit_splits`)."""
     out = []
     for split in suit_splits(key, honors):
-        body = sorted(((k, base + r) for k, r in split if k != SetKind.PAIR), key=_pair_order)
+        body: list[tuple[SetKind, int]] = sorted(((k, base + r) for k, r in split if k != SetKind.PAIR),
+                                                 key=_pair_order)
         pair = next(((k, base + r) for k, r in split if k == SetKind.PAIR), None)
         out.append(_SuitOption(tuple(body), pair, tuple(_CONCEALED[x] for x in body),
                                _CONCEALED[pair] if pair else None, _holders(body, pair, base)))
@@ -469,7 +507,7 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
     counts = [0] * NUM_KINDS
     for t in hand.concealed:
         counts[t] += 1
-    win = hand.winning_tile
+    win: int | None = hand.winning_tile
     if win is not None:
         counts[win] += 1
     melds = _meld_sets(hand) if hand.melds else []
@@ -492,13 +530,13 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
     # 1-4-7 / 2-5-8 / 3-6-9 in every suit, the other shapes need no meld and few copies.
     if len(melds) <= 1 and _knit_possible(counts):
         for pat, rest in knitted_straight_rests(counts):
-            for sets in _standard_set_lists(rest):
-                if len(sets) + len(melds) != 2:
+            for rest_sets in _standard_set_lists(rest):
+                if len(rest_sets) + len(melds) != 2:
                     continue
-                variants = list(_place_win(sets, win)) if win is not None and rest[win] else [
-                    tuple(_tileset(k, f) for k, f in sets)]
-                for placed in variants:
-                    out.append(Decomposition(ShapeKind.KNITTED_STRAIGHT, _ordered(placed, melds), pat, win))
+                variants = list(_place_win(rest_sets, win)) if win is not None and rest[win] else [
+                    tuple(_tileset(k, f) for k, f in rest_sets)]
+                for knitted_sets in variants:
+                    out.append(Decomposition(ShapeKind.KNITTED_STRAIGHT, _ordered(knitted_sets, melds), pat, win))
     if not melds:
         most = max(counts)
         if 1 not in counts and 3 not in counts and is_seven_pairs(counts, allow_quad_pairs):

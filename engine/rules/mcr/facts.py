@@ -296,7 +296,7 @@ def _single_wait_standard(standing: list[int], win: int, seven_pairs: bool) -> b
 
 class Pung(NamedTuple):
     tile: int
-    index: int  # into Decomposition.sets
+    set_index: int  # into Decomposition.sets
     kong: bool
     concealed: bool  # counts as a concealed pung (a pung finished by a discard does not)
     declared: bool  # a declared meld

@@ -18,7 +18,7 @@ Exclusions (不计) are never written here; they are catalogue data.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 
 from engine.rules.mcr import facts as F
 from engine.rules.mcr.facts import (
@@ -86,19 +86,19 @@ def combo_fan(fan_id: int, family: str, arity: int) -> Callable[[ComboRule], Com
     return register
 
 
-@lru_cache(maxsize=4096)
+@cache
 def tile_fans(tiles: TileFacts) -> tuple[tuple[int, int], ...]:
     """(fan id, count 1) for each tile fan of these `TileFacts`, in id order."""
     return tuple((fid, 1) for fid in sorted(TILES) if TILES[fid](tiles))
 
 
-@lru_cache(maxsize=1024)
+@cache
 def situation_fans(situation: Situation) -> tuple[tuple[int, int], ...]:
     """(fan id, count 1) for each situational fan, in id order."""
     return tuple((fid, 1) for fid in sorted(SITUATION) if SITUATION[fid](situation))
 
 
-@lru_cache(maxsize=1024)
+@cache
 def set_rules_for(features: int) -> tuple[tuple[int, SetRule], ...]:
     """The set fans whose needs a decomposition with these features meets, in registration order."""
     return tuple((fid, rule) for fid, (needs, rule) in SETS.items() if features & needs == needs)
@@ -310,7 +310,7 @@ def nine_gates(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     for base in (0, 9, 18):
         if s[base] == 3 and s[base + 8] == 3 and all(s[base + r] == 1 for r in range(1, 8)):
             # It takes the place of one pung of terminals (the 111 or 999 pung).
-            terminal = [p.index for p in sf.pungs if p.tile in (base, base + 8)]
+            terminal = [p.set_index for p in sf.pungs if p.tile in (base, base + 8)]
             return [tuple(terminal[:1])]
     return []
 
@@ -319,7 +319,7 @@ def nine_gates(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
 
 @set_fan(59, needs=F.DRAGON_PUNG)  # Dragon Pung, per pung
 def dragon_pung(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
-    return [(p.index,) for p in sf.pungs if p.tile >= 31]
+    return [(p.set_index,) for p in sf.pungs if p.tile >= 31]
 
 
 # terminals and winds, as a set read once per pung
@@ -328,19 +328,19 @@ _TERMINALS_AND_WINDS = frozenset(t for t in range(31) if is_terminal_or_honor(t)
 
 @set_fan(73, needs=F.TERMINAL_PUNG)  # Pung of Terminals or Honors (winds; dragons score Dragon Pung), per pung
 def pung_terminals_honors(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
-    return [(p.index,) for p in sf.pungs if p.tile in _TERMINALS_AND_WINDS]
+    return [(p.set_index,) for p in sf.pungs if p.tile in _TERMINALS_AND_WINDS]
 
 
 @set_fan(60, needs=F.WIND_PUNG)  # Prevalent Wind
 def prevalent_wind(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     w = 27 + int(h.ctx.prevalent_wind)
-    return [(p.index,) for p in sf.pungs if p.tile == w]
+    return [(p.set_index,) for p in sf.pungs if p.tile == w]
 
 
 @set_fan(61, needs=F.WIND_PUNG)  # Seat Wind
 def seat_wind(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     w = 27 + int(h.ctx.seat_wind)
-    return [(p.index,) for p in sf.pungs if p.tile == w]
+    return [(p.set_index,) for p in sf.pungs if p.tile == w]
 
 
 @set_fan(48, needs=F.STANDARD | F.FOUR_PUNGS)  # All Pungs
@@ -351,7 +351,7 @@ def all_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
 def _concealed_pungs(sf: SetFacts, n: int) -> list[tuple[int, ...]]:
     if sf.concealed_pungs != n:
         return []
-    return [tuple(p.index for p in sf.pungs if p.concealed)]
+    return [tuple(p.set_index for p in sf.pungs if p.concealed)]
 
 
 @set_fan(66, needs=F.TWO_CONCEALED)  # Two Concealed Pungs (concealed kongs count as concealed pungs)
@@ -371,7 +371,7 @@ def four_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
 
 def _kongs(sf: SetFacts, concealed: bool | None) -> tuple[int, ...]:
     """Kong set indices: concealed ones, melded ones, or all (None)."""
-    return tuple(p.index for p in sf.pungs if p.kong and (concealed is None or p.concealed == concealed))
+    return tuple(p.set_index for p in sf.pungs if p.kong and (concealed is None or p.concealed == concealed))
 
 
 @set_fan(74, needs=F.KONGS)  # Melded Kong
@@ -420,17 +420,19 @@ def all_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
 
 @set_fan(10, needs=F.DRAGON_PUNG)  # Little Three Dragons: two dragon pungs and a dragon pair
 def little_three_dragons(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
-    dragons = [p.index for p in sf.pungs if p.tile >= 31]
-    if len(dragons) == 2 and sf.pair is not None and sf.pair >= 31:
-        return [(*dragons, sf.pair_index)]  # type: ignore[list-item]
+    dragons = [p.set_index for p in sf.pungs if p.tile >= 31]
+    pair_index = sf.pair_index
+    if len(dragons) == 2 and pair_index is not None and sf.pair is not None and sf.pair >= 31:
+        return [(*dragons, pair_index)]
     return []
 
 
 @set_fan(9, needs=F.WIND_PUNG)  # Little Four Winds: three wind pungs and a wind pair
 def little_four_winds(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
-    winds = [p.index for p in sf.pungs if 27 <= p.tile <= 30]
-    if len(winds) == 3 and sf.pair is not None and 27 <= sf.pair <= 30:
-        return [(*winds, sf.pair_index)]  # type: ignore[list-item]
+    winds = [p.set_index for p in sf.pungs if 27 <= p.tile <= 30]
+    pair_index = sf.pair_index
+    if len(winds) == 3 and pair_index is not None and sf.pair is not None and 27 <= sf.pair <= 30:
+        return [(*winds, pair_index)]
     return []
 
 

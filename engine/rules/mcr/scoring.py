@@ -26,7 +26,7 @@ the winning tile.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations as _subsets
 from itertools import combinations_with_replacement as _multisets
 
@@ -91,14 +91,14 @@ def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int,
     return [(fid, tuple(sorted([ordered[p][1] for p in pos]))) for fid, pos in found]
 
 
-@lru_cache(maxsize=65536)
+@cache
 def _matching(family: str, tiles: tuple[int, ...]) -> tuple[int, ...]:
     """The combination fans of this family and arity that hold for these sets, in the order tried.
     Keyed on two, three or four set tiles, so it fills quickly and is shared by many hands."""
     return tuple(fid for fid, rule in P.COMBOS[family][len(tiles)] if rule(tiles))
 
 
-@lru_cache(maxsize=65536)
+@cache
 def _combinations_by_position(family: str, tiles: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """The combination fans of sorted set tiles, as positions (memoized: two to four sorted tiles)."""
     n = len(tiles)
@@ -170,7 +170,7 @@ def _raw_hits(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], sf: SetFacts
             for fid, sets in combinations("chow", sf.chows):
                 raw.setdefault(fid, []).append(sets)
         if len(sf.pungs) >= 2:
-            for fid, sets in combinations("pung", [(p.tile, p.index) for p in sf.pungs]):
+            for fid, sets in combinations("pung", [(p.tile, p.set_index) for p in sf.pungs]):
                 raw.setdefault(fid, []).append(sets)
     return raw
 
@@ -199,7 +199,7 @@ def _apply_principles(raw: dict[int, Hits]) -> dict[int, Hits]:
     return out
 
 
-@lru_cache(maxsize=65536)
+@cache
 def _fan_hit(fid: int, count: int, set_indices: tuple[int, ...], tiles: tuple[int, ...]) -> FanHit:
     """FanHits are immutable and recur across hands: interned rather than rebuilt."""
     return FanHit(BY_ID[fid], count, set_indices, tiles)
@@ -269,14 +269,14 @@ def rank(scored: list[Scoring]) -> list[Scoring]:
         key = (d.kind != ShapeKind.STANDARD, d.kind.value, _division_key(d))
         groups.setdefault(key, []).append(s)
     heads: list[tuple[tuple, Scoring, list[Scoring]]] = []
-    for key, members in groups.items():
+    for group, members in groups.items():
         members.sort(key=_placement_key)
-        heads.append((key, members[0], members[1:]))
+        heads.append((group, members[0], members[1:]))
     standard = sorted(k for k, _, _ in heads if not k[0])
     position = {k: n for n, k in enumerate(standard)}
     seven_pairs = any(s.decomposition.kind == ShapeKind.SEVEN_PAIRS for s in scored)
 
-    def key(item: tuple[tuple, Scoring, list[Scoring]]) -> tuple:
+    def order(item: tuple[tuple, Scoring, list[Scoring]]) -> tuple:
         k, best, _ = item
         kind = best.decomposition.kind
         if kind == ShapeKind.SEVEN_PAIRS:
@@ -288,7 +288,7 @@ def rank(scored: list[Scoring]) -> list[Scoring]:
             return (-best.total, 1, -position[k])
         return (-best.total, 2, position[k])
 
-    heads.sort(key=key)
+    heads.sort(key=order)
     out = [best for _, best, _ in heads]
     rest = [s for _, _, others in heads for s in others]
     rest.sort(key=lambda s: -s.total)  # stable: keeps the order above among equals

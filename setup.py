@@ -1,0 +1,26 @@
+"""Builds the engine's hot modules with mypyc: the same Python source, compiled to C extension
+modules, about 2.4x faster (README "Speed"). The source stays plain Python and runs as it is: set
+MJSVC_PURE_PYTHON=1 to install without compiling (no C compiler needed then)."""
+
+import os
+
+from setuptools import setup
+
+# The modules every Evaluate and Analyze runs through. Left out: the CLI, the front door (api.py),
+# errors.py (its classes are declared with class attributes mypyc does not keep) and package __init__s.
+COMPILED = [
+    "engine/shapes.py",
+    "engine/results.py",
+    "engine/rules/mcr/catalogue.py",
+    "engine/rules/mcr/facts.py",
+    "engine/rules/mcr/predicates.py",
+    "engine/rules/mcr/scoring.py",
+]
+
+ext_modules = []
+if os.environ.get("MJSVC_PURE_PYTHON", "") not in ("1", "true", "yes"):
+    from mypyc.build import mypycify
+
+    ext_modules = mypycify(COMPILED, opt_level="3", group_name="mjsvc_engine")
+
+setup(ext_modules=ext_modules)
