@@ -1,7 +1,8 @@
 """Scoring a win: our MCR evaluation against pymahjonggb's C++ calculator and the `mahjong` package.
 
 Rows (op `evaluate_mcr`), each impl on its own input form built before timing:
-- `mjsvc`: context validation + `RULE_SET.evaluate` on a validated `Hand`, cold: every timed hand is
+- `mjsvc`: the engine as built (setup.py compiles its hot modules with mypyc; `python -m bench` prints
+  which): context validation + `RULE_SET.evaluate` on a validated `Hand`, cold: every timed hand is
   one the process has never evaluated (one call each, no per-hand cache). The engine's memo tables
   (keyed on sub-shapes that recur across hands: suit counts, kinds held, set tiles, see
   `engine.rules.mcr.MEMOS`) are first warmed by a disjoint pool of other generated hands
@@ -11,6 +12,8 @@ Rows (op `evaluate_mcr`), each impl on its own input form built before timing:
   not timed): the engine with nothing remembered at all. Tables computed once at import from the
   rules (shapes.COMPLETE_SUITS, the MCR chow-combination table, the suit status table) are not memos
   and stay.
+- `mjsvc_source`: the `mjsvc` row measured the same way in a child process that runs the engine from
+  its Python source (`MJSVC_PURE_PYTHON=1`); only when this process runs the compiled build.
 - `mjsvc_cached`: the same situation again through `mjsvc.cache.LRUCache` keyed by
   `mjsvc.cache.evaluate_key` (what the server does on a repeat).
 - `pymahjonggb`: `MahjongFanCalculator(..., verbose=True)` on the same situations, arguments prebuilt,
@@ -23,11 +26,16 @@ Rows (op `evaluate_mcr`), each impl on its own input form built before timing:
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 
+import engine
 from bench import OURS, median_us
 from bench.mcr_cases import Case, cases, oracle_args
 from engine.hand import validate_context
@@ -88,6 +96,14 @@ def _once_us(fn: Callable[..., object], inputs: Sequence[tuple], before: Callabl
     return statistics.median(per_call) / 1000.0
 
 
+def _source_cold_us(n: int, seed: int) -> float:
+    """The cold `mjsvc` row of a child process that runs the engine from its Python source."""
+    child = subprocess.run([sys.executable, "-m", "bench", "--only", "scoring", "--json", "--n", str(n),
+                            "--seed", str(seed)], env={**os.environ, "MJSVC_PURE_PYTHON": "1"},
+                           check=True, capture_output=True, text=True)
+    return next(r["median_us"] for r in json.loads(child.stdout) if r["impl"] == OURS)
+
+
 def rows(n: int, seed: int) -> list[dict]:
     from mahjong.hand_calculating.hand import HandCalculator
     from MahjongGB import MahjongFanCalculator
@@ -109,6 +125,9 @@ def rows(n: int, seed: int) -> list[dict]:
     out.append({"op": "evaluate_mcr", "impl": OURS, "median_us": round(_once_each_us(selected), 3),
                 "note": f"{len(selected)} hands, each timed once and never evaluated before; "
                         f"memo tables warmed by {len(warm)} other hands"})
+    if engine.compiled_modules():
+        out.append({"op": "evaluate_mcr", "impl": "mjsvc_source", "median_us": _source_cold_us(n, seed),
+                    "note": "the mjsvc row, measured in a child process running the engine's Python source"})
     out.append({"op": "evaluate_mcr", "impl": "mjsvc_nomemo",
                 "median_us": round(_once_each_us(selected, clear_memos), 3),
                 "note": f"{len(selected)} hands, every memo table emptied before each call"})
