@@ -83,7 +83,8 @@ def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int,
         if len(members) < 2:
             return []
     # by the oracle's tile order, equal tiles in set order; the memo is keyed on the sorted tiles
-    ordered = sorted([(TILE_KEY[t], i, t) for t, i in members])
+    ordered = [(TILE_KEY[t], i, t) for t, i in members]
+    ordered.sort()
     key = tuple([t for _, _, t in ordered])
     found = _CHOW_COMBINATIONS.get(key, ()) if family == "chow" else _combinations_by_position(family, key)
     if not found:
@@ -179,13 +180,18 @@ def _apply_principles(raw: dict[int, Hits]) -> dict[int, Hits]:
     """The fans that count, in id order (see the module docstring)."""
     excluded = 0  # bit per fan id
     consumers = []
-    for fid in sorted(raw, key=_RANK.__getitem__):
+    ranks = [_RANK[fid] for fid in raw]
+    ranks.sort()  # a plain sort of ints: the build turns it into one C call
+    for r in ranks:
+        fid = _ORDER[r]
         if excluded >> fid & 1:
             continue
         excluded |= _EXCLUDE_BITS[fid]
         if fid in CONSUMES:
             consumers.append(fid)
-    out = {fid: raw[fid] for fid in sorted(raw) if not excluded >> fid & 1}
+    ids = list(raw)
+    ids.sort()
+    out = {fid: raw[fid] for fid in ids if not excluded >> fid & 1}
     for fid in consumers:
         gone = {k for hit in raw[fid] for k in hit}
         for victim in CONSUMES[fid]:
