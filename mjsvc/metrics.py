@@ -11,9 +11,11 @@ grpc_code as the Go status names: OK, InvalidArgument, ResourceExhausted, ...).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 from importlib import metadata
+from importlib.machinery import EXTENSION_SUFFIXES
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client import multiprocess as _mp
@@ -56,7 +58,7 @@ workers_ready = Gauge("mjsvc_workers_ready", "Workers up and serving.", multipro
 workers_configured = Gauge("mjsvc_workers_configured", "Workers the supervisor keeps running.",
                            multiprocess_mode="livemax")
 build_info = Gauge("mjsvc_build_info", "Build information; the value is 1.",
-                   ("version", "python", "grpcio", "protobuf"), multiprocess_mode="max")
+                   ("version", "python", "grpcio", "protobuf", "engine"), multiprocess_mode="max")
 
 
 def _version(dist: str) -> str:
@@ -66,9 +68,17 @@ def _version(dist: str) -> str:
         return "unknown"
 
 
+def engine_form() -> str:
+    """"compiled" when the engine's hot modules will load compiled, "source" when it runs
+    from its Python source (not built, or MJSVC_PURE_PYTHON=1). Found without importing the module."""
+    spec = importlib.util.find_spec("engine.shapes")  # its package __init__ is light; scoring's is not
+    origin = spec.origin if spec is not None else None
+    return "compiled" if origin and origin.endswith(tuple(EXTENSION_SUFFIXES)) else "source"
+
+
 def set_build_info() -> None:
     build_info.labels(_version("mjsvc"), platform.python_version(), _version("grpcio"),
-                      _version("protobuf")).set(1)
+                      _version("protobuf"), engine_form()).set(1)
 
 
 def merged_registry() -> CollectorRegistry:

@@ -13,6 +13,8 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoRe
 from grpc_status import rpc_status
 from server_harness import ServerProcess
 
+import engine
+import engine.shapes  # noqa: F401  (loaded, so engine.compiled_modules() can tell its form)
 from engine.errors import ERROR_CODES
 from engine.tiles import parse_tiles
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
@@ -325,3 +327,6 @@ def test_metrics_count_calls_by_method_and_code(server: ServerProcess,
     assert server.metric("mjsvc_worker_restarts_total") == 0
     assert server.metric("mjsvc_build_info") == 1
     assert any(n == "mjsvc_build_info" and dict(ls).get("version") for (n, ls) in samples)
+    # which form of the engine the workers run: what this test process runs too
+    form = "compiled" if "engine.shapes" in engine.compiled_modules() else "source"
+    assert any(n == "mjsvc_build_info" and dict(ls).get("engine") == form for (n, ls) in samples)
