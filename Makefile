@@ -57,4 +57,4 @@ loadtest: setup
 	$(BIN)/python -m bench.loadtest
 
 clean:
-	rm -rf $(VENV) mjsvc/gen build *.egg-info mjsvc_engine__mypyc.*.so $$(find engine -name '*.so')
+	rm -rf $(VENV) mjsvc/gen build .mypy_cache *.egg-info mjsvc_engine__mypyc.*.so $$(find engine -name '*.so')
