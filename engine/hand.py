@@ -302,7 +302,5 @@ def validate_context(ctx: WinContext, hand: Hand) -> WinContext:
     return ctx
 
 
-
-
 def _clash(a: str, b: str, why: str) -> None:
     raise ContradictoryContextError(f"{a} and {b}: {why}", a)
