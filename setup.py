@@ -6,13 +6,14 @@ import os
 
 from setuptools import setup
 
-# The modules every Evaluate runs through (Analyze uses the first two as well). Left out: hand.py and
-# tiles.py, which validate whatever a caller passes (a compiled signature would raise TypeError before
-# the check could name the field); analysis.py, not on the evaluation path; errors.py (mypyc does not
-# keep its classes' class attributes); the CLI, the front door (api.py) and package __init__s.
+# The modules every Evaluate and Analyze runs through. Left out: hand.py and tiles.py, which validate
+# whatever a caller passes (a compiled signature would raise TypeError before the check could name the
+# field); errors.py (mypyc does not keep its classes' class attributes); the CLI, the front door
+# (api.py) and package __init__s.
 COMPILED = [
     "engine/shapes.py",
     "engine/results.py",
+    "engine/analysis.py",
     "engine/rules/mcr/catalogue.py",
     "engine/rules/mcr/facts.py",
     "engine/rules/mcr/predicates.py",

@@ -106,6 +106,7 @@ def _part_cid(key: Key) -> int:
     if cid is not None:
         return cid
     i = next((r for r, n in enumerate(key) if n), None)
+    vec: tuple[int, ...]
     if i is None:
         vec = (0, 0, 0, 0, 0, _NEG, _NEG, _NEG, _NEG, _NEG)
     else:
@@ -167,6 +168,7 @@ def _info(key: Key) -> tuple[int, ...]:
     cid = _part_cid(key)
     pairs_q = sum(n // 2 for n in key)
     pairs = sum(1 for n in key if n >= 2)
+    ends: tuple[int, ...]
     if len(key) == 9:
         ends = (key[0], key[8])
         res = tuple(sum(1 for r in (j, j + 3, j + 6) if key[r]) for j in range(3))
@@ -255,17 +257,17 @@ def _ks_rest_shanten(a: tuple[int, ...], b: tuple[int, ...], d: tuple[int, ...],
     """Standard shanten of what a knitted pattern leaves, the pattern counting as three sets."""
     get = _COMB.get  # `_c` inlined: this runs for most discards
     x, y = a[8 + perm[0]], b[8 + perm[1]]
-    z = get(x * _S + y)
-    if z is None:
-        z = _comb_fill(x, y)
+    ab = get(x * _S + y)
+    if ab is None:
+        ab = _comb_fill(x, y)
     y = d[8 + perm[2]]
-    x = get(z * _S + y)
-    if x is None:
-        x = _comb_fill(z, y)
-    z = get(x * _S + honors_cid)
-    if z is None:
-        z = _comb_fill(x, honors_cid)
-    return _REG[z][n_melds + 3]
+    abd = get(ab * _S + y)
+    if abd is None:
+        abd = _comb_fill(ab, y)
+    whole = get(abd * _S + honors_cid)
+    if whole is None:
+        whole = _comb_fill(abd, honors_cid)
+    return _REG[whole][n_melds + 3]
 
 
 def _by_shape(keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds: int,
@@ -491,7 +493,7 @@ def _part_status(key: Key) -> int | None:
     """0: sets only, 2: sets and one pair, None: not complete. Counts may reach 5 (a fifth copy)."""
     if len(key) == 9:
         if max(key) <= 4:
-            return COMPLETE_SUITS.get(key)
+            return COMPLETE_SUITS.get(key)  # type: ignore[arg-type]
         return (2 if sum(key) % 3 == 2 else 0) if suit_splits(key) else None
     pairs = 0
     for n in key:
@@ -529,7 +531,8 @@ def _standard_waits(keys: Sequence[Key], out: set[int]) -> None:
             continue
         pairs = others.count(2)
         if pairs <= 1:
-            out.update(9 * j + r for r in comps[j][2 if pairs == 0 else 1])
+            _, to_sets, to_pair = comps[j]
+            out.update(9 * j + r for r in (to_pair if pairs == 0 else to_sets))
 
 
 def waits(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = True) -> tuple[int, ...]:
@@ -601,7 +604,8 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         s13, shape13, ks_perms = _attaining(infos13, m, allow_quad_pairs)
         _, useful = _advice(c, keys13, infos13, m, allow_quad_pairs, shape13, s13, ks_perms)
         c[d] += 1
-        tc = tuple([row[t] for t in (useful if type(useful) is tuple else sorted(useful)) if row[t] is not None])
+        tc = tuple([x for x in [row[t] for t in (useful if type(useful) is tuple else sorted(useful))]
+                    if x is not None])
         own = row[d]
         if own is not None and own.all_copies_held and own in tc:  # the discarded copy is no longer held
             own = _TILE_COUNTS[d][own.remaining][False]
@@ -626,7 +630,7 @@ def _advice(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
 _TILE_COUNTS = tuple(tuple((TileCount(t, r, False), TileCount(t, r, True)) for r in range(5)) for t in range(NUM_KINDS))
 
 
-def _tile_counts(tiles: set[int], tile_kinds: frozenset[int], held: Sequence[int],
+def _tile_counts(tiles: Collection[int], tile_kinds: frozenset[int], held: Sequence[int],
                  seen: Sequence[int]) -> tuple[TileCount, ...]:
     """TileCounts by tile index."""
     out = []
