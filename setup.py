@@ -1,6 +1,7 @@
 """Builds the engine's hot modules with mypyc: the same Python source, compiled to C extension
-modules, about 2.3x faster cold evaluations (README "Speed"). The source stays plain Python and runs as
-it is: set MJSVC_PURE_PYTHON=1 to install without compiling (no C compiler needed then)."""
+modules, about 2.5x faster cold evaluations and 2x faster analyses (README "Speed"). The source stays
+plain Python and runs as it is: set MJSVC_PURE_PYTHON=1 to install without compiling (no C compiler
+needed then)."""
 
 import os
 
