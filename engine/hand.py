@@ -44,6 +44,14 @@ class Wind(IntEnum):
     NORTH = 3
 
 
+class Suit(IntEnum):
+    """The three suits, numbered as `engine.tiles.suit_of` numbers them."""
+
+    CHARACTERS = 0
+    DOTS = 1
+    BAMBOO = 2
+
+
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A declared set. Chows and pungs are always exposed; a kong is exposed, concealed or added.
@@ -214,8 +222,9 @@ def winning_hand(concealed: Iterable[int], melds: Iterable[Meld], winning_tile: 
 class WinContext:
     """The situation of a win. Winds are Wind values; `flowers` 0-8.
 
-    heavenly/earthly/ready_declared/heavenly_ready matter only to rule sets that score them
-    (mcr2p); MCR ignores them.
+    Each rule set reads only the fields it declares; the others are ignored (heavenly/earthly/
+    ready_declared/heavenly_ready: mcr2p; riichi ... riichi_sticks: Riichi; void_suit,
+    after_kong_discard, seats_out: Sichuan).
     """
 
     self_drawn: bool = False
@@ -230,6 +239,20 @@ class WinContext:
     earthly: bool = False
     ready_declared: bool = False
     heavenly_ready: bool = False
+    # Riichi
+    riichi: bool = False
+    double_riichi: bool = False
+    ippatsu: bool = False
+    dora_indicators: tuple[int, ...] = ()
+    ura_dora_indicators: tuple[int, ...] = ()
+    honba: int = 0
+    riichi_sticks: int = 0
+    # Riichi and Sichuan: who discarded the winning tile (NONE when self-drawn or not given)
+    discarded_by: ClaimedFrom = ClaimedFrom.NONE
+    # Sichuan
+    void_suit: Suit | None = None
+    after_kong_discard: bool = False
+    seats_out: tuple[Wind, ...] = ()
     extra: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:

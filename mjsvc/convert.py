@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine.errors import BadContextError, BadMeldError, BadTileError, EngineError
-from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, WinContext, Wind, make_hand, make_meld, winning_hand
+from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, Suit, WinContext, Wind, make_hand, make_meld, winning_hand
 from engine.results import Analysis, DiscardOption, Evaluation, FanDef, FanHit, Scoring, TileCount
 from engine.shapes import Decomposition, ShapeKind, TileSet
 from engine.tiles import NUM_KINDS
@@ -110,7 +110,33 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
         earthly=msg.earthly,
         ready_declared=msg.ready_declared,
         heavenly_ready=msg.heavenly_ready,
+        riichi=msg.riichi,
+        double_riichi=msg.double_riichi,
+        ippatsu=msg.ippatsu,
+        dora_indicators=tuple(tiles_from_proto(msg.dora_indicators, f"{field}.dora_indicators")),
+        ura_dora_indicators=tuple(tiles_from_proto(msg.ura_dora_indicators, f"{field}.ura_dora_indicators")),
+        honba=msg.honba,
+        riichi_sticks=msg.riichi_sticks,
+        discarded_by=_claimed_from(msg.discarded_by, f"{field}.discarded_by"),
+        void_suit=_suit(msg.void_suit, f"{field}.void_suit"),
+        after_kong_discard=msg.after_kong_discard,
+        seats_out=tuple(_wind(w, f"{field}.seats_out") for w in msg.seats_out),
     )
+
+
+def _claimed_from(value: int, field: str) -> ClaimedFrom:
+    if value not in (0, 1, 2, 3):
+        raise BadContextError(f"{field}: {value} is not a ClaimedFrom value", field)
+    return ClaimedFrom(value)
+
+
+def _suit(value: int, field: str) -> Suit | None:
+    """SUIT_UNSPECIFIED (0) is no suit; 1-3 are the engine's suits 0-2."""
+    if value == 0:
+        return None
+    if value not in (1, 2, 3):
+        raise BadContextError(f"{field}: {value} is not a Suit value", field)
+    return Suit(value - 1)
 
 
 # ---------------------------------------------------------------------------------------------
