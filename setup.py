@@ -15,6 +15,7 @@ COMPILED = [
     "engine/shapes.py",
     "engine/results.py",
     "engine/analysis.py",
+    "engine/wildcards.py",
     "engine/rules/mcr/catalogue.py",
     "engine/rules/mcr/facts.py",
     "engine/rules/mcr/predicates.py",
