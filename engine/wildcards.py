@@ -33,7 +33,9 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from engine.errors import TileCountError
 from engine.hand import Hand, MeldKind
+from engine.results import Analysis, DiscardOption, TileCount
 from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet
 from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS
 
@@ -551,19 +553,19 @@ def thirteen_orphans_shanten_wild(real: Sequence[int], j: int) -> int:
 
 
 def shanten_by_shape_wild(counts: Sequence[int], wild: Collection[int], n_melds: int = 0,
-                          shapes: WildShapes = WildShapes()) -> tuple[tuple[str, int], ...]:
+                          shapes: WildShapes = WildShapes()) -> tuple[tuple[ShapeKind, int], ...]:
     """Shanten of each accepted shape (standard; seven pairs and thirteen orphans without melds)."""
     real, j = split_wild(counts, wild)
     return _by_shape(real, j, n_melds, shapes)
 
 
-def _by_shape(real: Sequence[int], j: int, n_melds: int, shapes: WildShapes) -> tuple[tuple[str, int], ...]:
-    out = [("standard", standard_shanten_wild(real, j, n_melds))]
+def _by_shape(real: Sequence[int], j: int, n_melds: int, shapes: WildShapes) -> tuple[tuple[ShapeKind, int], ...]:
+    out = [(ShapeKind.STANDARD, standard_shanten_wild(real, j, n_melds))]
     if not n_melds:
         if shapes.seven_pairs:
-            out.append(("seven_pairs", seven_pairs_shanten_wild(real, j, shapes.allow_quad_pairs)))
+            out.append((ShapeKind.SEVEN_PAIRS, seven_pairs_shanten_wild(real, j, shapes.allow_quad_pairs)))
         if shapes.thirteen_orphans:
-            out.append(("thirteen_orphans", thirteen_orphans_shanten_wild(real, j)))
+            out.append((ShapeKind.THIRTEEN_ORPHANS, thirteen_orphans_shanten_wild(real, j)))
     return tuple(out)
 
 
@@ -750,3 +752,72 @@ def _place_win(kind: ShapeKind, full: tuple[TileSet, ...], n_melds: int, win: in
         marked = TileSet(s.kind, s.first, s.concealed, s.meld_index, held.index(win), s.wild, s.wild_as)
         out.append(Decomposition(kind, full[:idx] + (marked,) + full[idx + 1:], (), win))
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The analysis a client asks for
+
+
+def analyze_wild(hand: Hand, visible: Sequence[int], wild: Collection[int], tile_kinds: Collection[int],
+                 shapes: WildShapes = WildShapes()) -> Analysis:
+    """`engine.analysis.analyze` for a hand holding wildcards: shanten (least over every assignment of
+    the wildcards), waits and useful tiles of a 13-tile hand, discard advice for a 14-tile one (a
+    wildcard may be discarded too). A wild kind drawn is one more wildcard. `remaining` counts the
+    copies not held and not in `visible`."""
+    size = hand.size
+    if size not in (13, 14):
+        raise TileCountError(f"concealed: an analysed hand has 13 or 14 tiles (kongs as 3), got {size}", "concealed")
+    c = [0] * NUM_KINDS
+    for t in hand.all_concealed():
+        c[t] += 1
+    m = len(hand.melds)
+    held = c[:]
+    for meld in hand.melds:
+        for t in meld.tiles:
+            held[t] += 1
+    seen = [0] * NUM_KINDS
+    for t in visible:
+        seen[t] += 1
+    kinds = frozenset(tile_kinds)
+    by_shape = shanten_by_shape_wild(c, wild, m, shapes)
+    best = min(v for _, v in by_shape)
+    if size == 13:
+        waits, useful = _advice_wild(c, wild, m, shapes, best)
+        wait_tc = _counts_of(waits, kinds, held, seen)
+        useful_tc = _counts_of(useful, kinds, held, seen)
+        return Analysis(best, by_shape, wait_tc, useful_tc, sum(t.remaining for t in useful_tc))
+    options = []
+    for d in range(NUM_KINDS):
+        if not c[d]:
+            continue
+        c[d] -= 1
+        held[d] -= 1
+        seen[d] += 1
+        s13 = shanten_wild(c, wild, m, shapes)
+        _, useful = _advice_wild(c, wild, m, shapes, s13)
+        tc = _counts_of(useful, kinds, held, seen)
+        options.append(DiscardOption(d, s13, tc, sum(t.remaining for t in tc)))
+        c[d] += 1
+        held[d] += 1
+        seen[d] -= 1
+    options.sort(key=lambda o: (o.shanten, -o.useful_count, o.tile))
+    return Analysis(best, by_shape, discards=tuple(options))
+
+
+def _advice_wild(c: Sequence[int], wild: Collection[int], m: int, shapes: WildShapes,
+                 best: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(waits, useful tiles) of a 13-tile hand; at shanten 0 the useful tiles are the waits."""
+    if best == 0:
+        w = waits_wild(c, wild, m, shapes)
+        return w, w
+    return (), useful_tiles_wild(c, wild, m, shapes)
+
+
+def _counts_of(tiles: Iterable[int], kinds: frozenset[int], held: Sequence[int],
+               seen: Sequence[int]) -> tuple[TileCount, ...]:
+    out = []
+    for t in sorted(tiles):
+        if t in kinds:
+            gone = held[t] + seen[t]
+            out.append(TileCount(t, 4 - gone if gone < 4 else 0, held[t] >= 4))
+    return tuple(out)

@@ -27,8 +27,9 @@ import pytest
 
 from engine import analysis
 from engine import wildcards as W
-from engine.shapes import ShapeKind, is_seven_pairs, is_thirteen_orphans, suit_splits
-from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, WHITE
+from engine.hand import Hand, make_hand, pung
+from engine.shapes import SetKind, ShapeKind, decompositions, is_seven_pairs, is_thirteen_orphans, suit_splits
+from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, WHITE, parse_tiles
 
 ALL = tuple(range(NUM_KINDS))
 ORPHANS = TERMINALS_AND_HONORS
@@ -526,3 +527,109 @@ def test_fifth_copy_is_what_the_table_computes() -> None:
     counts[WHITE] += 1
     assert W.is_complete_wild(counts, [WHITE])
     assert not W.is_complete_wild(counts, [])
+
+
+# ---------------------------------------------------------------------------------------------
+# Decompositions and analysis
+
+
+def to_hand(counts: list[int], wild: Sequence[int], n_melds: int, rng: random.Random, winning: bool = True) -> Hand:
+    tiles = [t for t in ALL for _ in range(counts[t])]
+    free = [t for t in ALL if not counts[t] and t not in wild]
+    melds = [pung(t) for t in rng.sample(free, n_melds)]
+    win = None
+    if winning:
+        win = rng.choice(tiles)
+        tiles.remove(win)
+    return make_hand(tiles, melds, win, sizes=(13, 14))
+
+
+@pytest.mark.parametrize("j", JS)
+def test_decompositions_say_what_each_wildcard_stood_for(j: int) -> None:
+    rng = random.Random(20 + j)
+    seen_win = 0
+    for counts, wild, melds, shapes in hands(21, 150 if j < 8 else 40, j, 14):
+        hand = to_hand(counts, wild, melds, rng)
+        ds = W.decompositions_wild(hand, wild, shapes)
+        assert bool(ds) == W.is_complete_wild(counts, wild, melds, shapes), hand
+        assert len(set(ds)) == len(ds)
+        for d in ds:
+            seen_win += 1
+            if d.kind == ShapeKind.THIRTEEN_ORPHANS:
+                assert sorted(d.knitted) == sorted(set(d.knitted) | set(ORPHANS)) or len(set(d.knitted)) == 13
+                continue
+            concealed = [s for s in d.sets if s.meld_index is None]
+            assert len(d.sets) - len(concealed) == melds
+            held = sorted(t for s in concealed for t in s.held)
+            assert held == sorted(hand.all_concealed()), d
+            wilds = [w for s in concealed for w in s.wild]
+            assert len(wilds) == j and all(w in wild for w in wilds)
+            for s in concealed:
+                assert len(s.wild) == len(s.wild_as)
+                assert all(a in s.tiles for a in s.wild_as)
+                if s.kind == SetKind.CHOW:
+                    assert s.first < 27 and s.first % 9 <= 6
+            if d.kind == ShapeKind.STANDARD:
+                assert [s.kind for s in d.sets].count(SetKind.PAIR) == 1 and d.sets[-1].kind == SetKind.PAIR
+                assert len(d.sets) == 5
+            marked = [s for s in d.sets if s.win_offset is not None]
+            assert len(marked) == 1 and marked[0].held[marked[0].win_offset] == hand.winning_tile
+    assert seen_win
+
+
+def test_without_wildcards_the_standard_decompositions_are_the_engines() -> None:
+    rng = random.Random(30)
+    for counts, wild, melds, shapes in hands(31, 200, 0, 14):
+        hand = to_hand(counts, wild, melds, rng)
+        ours = {tuple((s.kind, s.first, s.win_offset, s.meld_index) for s in d.sets)
+                for d in W.decompositions_wild(hand, (), shapes) if d.kind == ShapeKind.STANDARD}
+        theirs = {tuple((s.kind, s.first, s.win_offset, s.meld_index) for s in d.sets)
+                  for d in decompositions(hand) if d.kind == ShapeKind.STANDARD}
+        assert ours == theirs, hand
+
+
+def test_two_ghosts_decomposition_example() -> None:
+    """White is wild: 13m 46p 789s 999s EE + two whites, won on a white."""
+    hand = make_hand(parse_tiles("13m46p789s999sEEP"), (), WHITE, sizes=(14,))
+    ds = W.decompositions_wild(hand, [WHITE])
+    text = {str(d) for d in ds}
+    assert "standard: chow 123m! P=2m, chow 456p P=5p, chow 789s, pung 999s, pair EE" in text
+    assert "standard: chow 123m P=2m, chow 456p! P=5p, chow 789s, pung 999s, pair EE" in text
+    assert all(sorted(w for s in d.sets for w in s.wild) == [WHITE, WHITE] for d in ds)
+
+
+@pytest.mark.parametrize("j", [0, 1, 2, 4])
+def test_analysis_with_wildcards(j: int) -> None:
+    rng = random.Random(40 + j)
+    for counts, wild, melds, shapes in hands(41, 25, j, 13):
+        hand = to_hand(counts, wild, melds, rng, winning=False)
+        a = W.analyze_wild(hand, (), wild, ALL, shapes)
+        real, _ = W.split_wild(counts, wild)
+        assert a.shanten == parts_shanten(real, j, melds, shapes)
+        if a.shanten == 0:
+            assert tuple(t.tile for t in a.waits) == parts_waits(real[:], j, wild, melds, shapes)
+        else:
+            useful = []
+            for t in ALL:
+                if counts[t] >= 4:
+                    continue
+                if t in wild:
+                    if parts_shanten(real, j + 1, melds, shapes) < a.shanten:
+                        useful.append(t)
+                    continue
+                real[t] += 1
+                if parts_shanten(real, j, melds, shapes) < a.shanten:
+                    useful.append(t)
+                real[t] -= 1
+            assert tuple(t.tile for t in a.useful_tiles) == tuple(useful)
+    for counts, wild, melds, shapes in hands(42, 6, j, 14):
+        hand = to_hand(counts, wild, melds, rng)
+        a = W.analyze_wild(hand, (), wild, ALL, shapes)
+        assert a.shanten == W.shanten_wild(counts, wild, melds, shapes)
+        assert {o.tile for o in a.discards} == {t for t in ALL if counts[t]}
+        for o in a.discards:
+            after = counts[:]
+            after[o.tile] -= 1
+            real, jj = W.split_wild(after, wild)
+            assert o.shanten == parts_shanten(real, jj, melds, shapes)
+        assert a.discards[0].shanten == min(o.shanten for o in a.discards)
