@@ -179,19 +179,25 @@ def build_honor_need_table() -> bytes:
 
 
 _build_lock = threading.Lock()
+_TABLES: list[bytes] = []  # [suit table, honour table] once built: the hot paths read them from here
 
 
-@cache
+def _tables() -> list[bytes]:
+    if not _TABLES:
+        with _build_lock:
+            if not _TABLES:
+                suit, honors = build_suit_need_table(), build_honor_need_table()
+                _TABLES.extend((suit, honors))
+    return _TABLES
+
+
 def suit_need_table() -> bytes:
     """The suit table, built once per process on first use (to be mapped from the install-time file)."""
-    with _build_lock:
-        return build_suit_need_table()
+    return _tables()[0]
 
 
-@cache
 def honor_need_table() -> bytes:
-    with _build_lock:
-        return build_honor_need_table()
+    return _tables()[1]
 
 
 def suit_index(counts: Sequence[int], base: int) -> int:
@@ -267,22 +273,23 @@ def _part_packed(real: Sequence[int], part: int) -> int:
     if part < 3:
         base = 9 * part
         if max(real[base:base + 9]) <= 4:
-            return suit_need_table()[suit_index(real, base)]
+            return (_TABLES or _tables())[0][suit_index(real, base)]
         key = tuple(real[base:base + 9])
     else:
         if max(real[27:34]) <= 4:
-            return honor_need_table()[honor_index(real)]
+            return (_TABLES or _tables())[1][honor_index(real)]
         key = tuple(real[27:34])
     return _pack(plain_suit_need(key, False), plain_suit_need(key, True))
 
 
 def standard_need(real: Sequence[int]) -> int:
     """Least wildcards making the real counts four sets (less the declared melds) and a pair."""
-    a = _part_packed(real, 0)
-    b = _part_packed(real, 1)
-    d = _part_packed(real, 2)
-    h = _part_packed(real, 3)
-    return _combine(a, b, d, h)
+    if max(real) <= 4:  # every part is in the tables
+        t = _TABLES or _tables()
+        suit = t[0]
+        return _combine(suit[suit_index(real, 0)], suit[suit_index(real, 9)], suit[suit_index(real, 18)],
+                        t[1][honor_index(real)])
+    return _combine(_part_packed(real, 0), _part_packed(real, 1), _part_packed(real, 2), _part_packed(real, 3))
 
 
 def _combine(a: int, b: int, d: int, h: int) -> int:
@@ -346,42 +353,74 @@ def complete_real(real: Sequence[int], j: int, n_melds: int, shapes: WildShapes)
     return False
 
 
+_PLACE = _W9 + _W9 + _W9 + _W7  # index offset of one more tile of each kind within its part's table
+_PART_OF = tuple(t // 9 if t < 27 else 3 for t in range(NUM_KINDS))
+
+
 def waits_wild(counts: Sequence[int], wild: Collection[int], n_melds: int = 0,
                shapes: WildShapes = WildShapes()) -> tuple[int, ...]:
     """Every kind whose draw completes the 13-tile concealed counts (a drawn wild kind is a wildcard).
 
-    Only the drawn tile's part changes, so the other parts' table bytes are read once. A wait on a
-    fifth copy of a kind held four times is listed, as `engine.analysis.waits` lists it.
+    Only the drawn tile's part changes: its table byte is read at the part's index plus the drawn
+    rank's place value, the other parts' bytes are read once. Seven pairs and thirteen orphans change
+    by counting. A wait on a fifth copy of a kind held four times is listed, as
+    `engine.analysis.waits` lists it.
     """
     real, j = split_wild(counts, wild)
     if sum(real) + j + 3 * n_melds != 13:
         return ()
+    in_tables = max(real) <= 4
+    tables = _TABLES or _tables()
+    idx = (suit_index(real, 0), suit_index(real, 9), suit_index(real, 18), honor_index(real))
     parts = [_part_packed(real, p) for p in range(4)]
+    sets = [pk & _SETS_MASK for pk in parts]
+    extra = [(pk >> _PAIR_SHIFT) - (pk & _SETS_MASK) for pk in parts]
+    all_sets = sets[0] + sets[1] + sets[2] + sets[3]
+    other_extra = [min(extra[:p] + extra[p + 1:]) for p in range(4)]
+    specials = not n_melds and (shapes.seven_pairs or shapes.thirteen_orphans)
+    if specials:
+        odd = sum(1 for n in real if n % 2)
+        singles = sum(1 for n in real if n == 1)
+        over_two = any(n > 2 for n in real)
+        orphans_only = shapes.thirteen_orphans and not any(real[t] for t in range(NUM_KINDS) if t not in _ORPHAN_SET)
     wild_set = frozenset(wild)
     out: list[int] = []
-    # a drawn wildcard: complete with one more wildcard
-    any_wild_win = False
     for t in range(NUM_KINDS):
         if t in wild_set:
             continue
-        p = t // 9 if t < 27 else 3
-        real[t] += 1
-        packed = list(parts)
-        packed[p] = _part_packed(real, p)
-        ok = _combine(packed[0], packed[1], packed[2], packed[3]) <= j
-        if not ok and not n_melds:
-            ok = _special_complete(real, j, shapes)
-        real[t] -= 1
-        if ok:
+        p = _PART_OF[t]
+        if in_tables and real[t] < 4:
+            packed = tables[1 if p == 3 else 0][idx[p] + _PLACE[t]]
+        else:
+            real[t] += 1
+            packed = _part_packed(real, p)
+            real[t] -= 1
+        s0 = packed & _SETS_MASK
+        e = (packed >> _PAIR_SHIFT) - s0
+        o = other_extra[p]
+        if all_sets - sets[p] + s0 + (e if e < o else o) <= j:
             out.append(t)
-            any_wild_win = True
-    if wild_set:
+            continue
+        if specials:
+            if shapes.seven_pairs:
+                if shapes.allow_quad_pairs:
+                    need: int | None = odd - 1 if real[t] % 2 else odd + 1
+                else:
+                    need = None if over_two or real[t] == 2 else (singles - 1 if real[t] == 1 else singles + 1)
+                if need is not None and need <= j:
+                    out.append(t)
+                    continue
+            if orphans_only and t in _ORPHAN_SET:
+                real[t] += 1
+                need = thirteen_orphans_need(real)
+                real[t] -= 1
+                if need is not None and need <= j:
+                    out.append(t)
+    if wild_set and (out or standard_need(real) <= j + 1 or (not n_melds and _special_complete(real, j + 1, shapes))):
         # one more wildcard: complete when some kind completes, or with the extra wildcard only
-        win_with_wild = any_wild_win or (standard_need(real) <= j + 1) or (
-            not n_melds and _special_complete(real, j + 1, shapes))
-        if win_with_wild:
-            out.extend(wild_set)
-    return tuple(sorted(out))
+        out.extend(wild_set)
+        out.sort()
+    return tuple(out)
 
 
 def _special_complete(real: Sequence[int], j: int, shapes: WildShapes) -> bool:
@@ -513,20 +552,62 @@ def _max_vec(a: Vec, b: Vec) -> Vec:
     return tuple(x if x >= y else y for x, y in zip(a, b, strict=True))
 
 
+# Rows (one vector per number of wildcards 0..j) are interned as small ids, and the combination of two
+# rows is memoized on their ids, as engine.analysis does for its vectors: after warm-up a hand's value
+# costs four part look-ups and four combination look-ups.
+_ROWS: list[tuple[Vec, ...]] = []
+_ROW_IDS: dict[tuple[Vec, ...], int] = {}
+_PART_ROW: dict[tuple[tuple[int, ...], int], int] = {}
+_ROW_COMB: dict[int, int] = {}
+_STRIDE = 1 << 20
+
+
+def _row_id(rows: tuple[Vec, ...]) -> int:
+    rid = _ROW_IDS.get(rows)
+    if rid is None:
+        with _vec_lock:
+            rid = _ROW_IDS.get(rows)
+            if rid is None:
+                rid = len(_ROWS)
+                if rid >= _STRIDE:
+                    raise RuntimeError("too many wildcard rows")  # cannot happen: values are bounded
+                _ROWS.append(rows)
+                _ROW_IDS[rows] = rid  # published last
+    return rid
+
+
+def _part_row(key: tuple[int, ...], j: int) -> int:
+    rid = _PART_ROW.get((key, j))
+    if rid is None:
+        rid = _row_id(_wild_vectors(key, j))
+        _PART_ROW[(key, j)] = rid
+    return rid
+
+
+def _comb_rows(a: int, b: int) -> int:
+    k = a * _STRIDE + b
+    rid = _ROW_COMB.get(k)
+    if rid is None:
+        ra, rb = _ROWS[a], _ROWS[b]
+        out = []
+        for w in range(len(ra)):
+            acc = _comb(ra[w], rb[0])
+            for x in range(1, w + 1):
+                acc = _max_vec(acc, _comb(ra[w - x], rb[x]))
+            out.append(acc)
+        rid = _row_id(tuple(out))
+        _ROW_COMB[k] = rid
+    return rid
+
+
 def _standard_value(real: Sequence[int], j: int) -> Vec:
     """The best group vector of the whole hand over every placement of the j wildcards."""
-    cur: list[Vec] = [_wild_only(w) for w in range(j + 1)]
-    for base, end in ((0, 9), (9, 18), (18, 27), (27, 34)):
-        key = tuple(real[base:end])
-        part = _wild_vectors(key, j)
-        nxt: list[Vec] = []
-        for w in range(j + 1):
-            acc = _comb(cur[w], part[0])
-            for x in range(1, w + 1):
-                acc = _max_vec(acc, _comb(cur[w - x], part[x]))
-            nxt.append(acc)
-        cur = nxt
-    return cur[j]
+    cur = _row_id(tuple(_wild_only(w) for w in range(j + 1)))
+    cur = _comb_rows(cur, _part_row(tuple(real[0:9]), j))
+    cur = _comb_rows(cur, _part_row(tuple(real[9:18]), j))
+    cur = _comb_rows(cur, _part_row(tuple(real[18:27]), j))
+    cur = _comb_rows(cur, _part_row(tuple(real[27:34]), j))
+    return _ROWS[cur][j]
 
 
 def standard_shanten_wild(real: Sequence[int], j: int, n_melds: int = 0) -> int:
