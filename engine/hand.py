@@ -246,7 +246,7 @@ class WinContext:
 
     Each rule set reads only the fields it declares; the others are ignored (heavenly/earthly/
     ready_declared/heavenly_ready: mcr2p; riichi ... riichi_sticks: Riichi; void_suit,
-    after_kong_discard, seats_out: Sichuan).
+    after_kong_discard, seats_out: Sichuan; follow_dealer, horse_tiles, kong_fed_by: Guangdong).
     """
 
     self_drawn: bool = False
@@ -275,6 +275,10 @@ class WinContext:
     void_suit: Suit | None = None
     after_kong_discard: bool = False
     seats_out: tuple[Wind, ...] = ()
+    # Guangdong 推倒胡
+    follow_dealer: bool = False  # 跟庄: the other players all followed the dealer's first discard
+    horse_tiles: tuple[int, ...] = ()  # 买马: the horse tiles drawn for this win
+    kong_fed_by: ClaimedFrom = ClaimedFrom.NONE  # 杠爆: who discarded the fourth tile of the kong just declared
     extra: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
