@@ -3,6 +3,9 @@
     python -m engine analyze "123m456p789s1122z"
     python -m engine analyze "23m456p789sEE" --meld pung:CCC --visible "1m4m4m"
     python -m engine score "123m456p789s11sEE" --win E --self-drawn --seat E --prevalent S --flowers 2
+    python -m engine score "13m46p789s999sEEP" --win P --self-drawn --rule-set guangdong --option ghosts=P \
+        --horses 1m5pS
+    python -m engine analyze "13m46p789s999sEEP" --rule-set guangdong --option ghosts=P
 
 Tiles: suit groups `123m456p789s`, honours as `1z`-`7z` (E S W N white green red) or the letters
 E S W N C F P (C red, F green, P white).
@@ -15,6 +18,10 @@ Melds (`--meld`, repeatable): KIND:TILES[:FLAG,FLAG...]
            claimed=N (which of the tiles, 0-based, was claimed)
     e.g. --meld chow:123m --meld kong:5555p:concealed --meld pung:CCC:from=across
 
+Rule options (`--option NAME=VALUE`, repeatable): the rule set's options by name; VALUE is true/false, a
+number, or tiles for a list of tiles (guangdong: ghosts=P, ghosts=5m6m; see
+engine/rules/guangdong/options.py for the rest: seven_pairs, self_draw_only, players, horse_start=1|2 ...).
+
 Bad input prints the error code and message on stderr and exits with status 2.
 """
 
@@ -25,7 +32,7 @@ import sys
 from collections.abc import Sequence
 
 from engine import api
-from engine.errors import BadContextError, BadMeldError, EngineError
+from engine.errors import BadContextError, BadMeldError, BadOptionError, EngineError
 from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, WinContext, Wind, make_hand, make_meld, winning_hand
 from engine.results import Analysis, Evaluation, Scoring, TileCount
 from engine.shapes import ShapeKind
@@ -71,6 +78,32 @@ def parse_meld(text: str, index: int) -> Meld:
         claimed_from = ClaimedFrom.NONE if concealed else ClaimedFrom.LEFT
     return make_meld(kind, tiles, concealed=concealed, added=added, claimed_from=claimed_from,
                      claimed_index=claimed_index, field=field)
+
+
+def parse_seat(text: str, field: str) -> ClaimedFrom:
+    if not text:
+        return ClaimedFrom.NONE
+    seat = _SEATS.get(text.strip().lower())
+    if seat is None:
+        raise BadContextError(f"{field}: {text!r} is not left, across or right", field)
+    return seat
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """NAME=VALUE: true/false, an integer, or tiles (a list of tiles, e.g. ghosts=P); the rule set checks
+    the rest."""
+    name, sep, value = text.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise BadOptionError(f"options: {text!r} is not NAME=VALUE", "options")
+    v = value.strip().lower()
+    if v in ("true", "false"):
+        return name, v == "true"
+    if v.lstrip("-").isdigit():
+        return name, int(v)
+    if name == "ghosts":
+        return name, tuple(parse_tiles(value, f"options.{name}"))
+    raise BadOptionError(f"options.{name}: {value!r} is not true, false, a number or tiles", f"options.{name}")
 
 
 def parse_wind(text: str, field: str) -> Wind:
@@ -119,6 +152,10 @@ def format_analysis(hand: Hand, result: Analysis) -> str:
 
 def _scoring_lines(s: Scoring) -> list[str]:
     lines = [f"  as {s.decomposition}"]
+    if s.points:
+        lines.append(f"  value {s.points}")
+    if s.payments:
+        lines.append("  payments: " + ", ".join(f"{Wind(p.seat).name.title()} {p.amount:+d}" for p in s.payments))
     for hit in s.fans:
         times = f" x{hit.count}" if hit.count != 1 else ""
         lines.append(f"  {hit.fan.id:>3}  {hit.fan.name} ({hit.fan.name_zh}){times}  {hit.points}")
@@ -157,7 +194,7 @@ def _melds(texts: Sequence[str]) -> tuple[Meld, ...]:
 def cmd_analyze(args: argparse.Namespace) -> str:
     hand = make_hand(parse_tiles(args.hand, "concealed"), _melds(args.meld), sizes=(13, 14))
     visible = parse_tiles(args.visible, "visible") if args.visible else []
-    return format_analysis(hand, api.analyze(hand, visible, args.rule_set))
+    return format_analysis(hand, api.analyze(hand, visible, args.rule_set, _options(args.option)))
 
 
 def cmd_score(args: argparse.Namespace) -> str:
@@ -168,8 +205,16 @@ def cmd_score(args: argparse.Namespace) -> str:
         robbing_kong=args.robbing, last_wall_tile=args.last_tile,
         seat_wind=parse_wind(args.seat, "seat_wind"), prevalent_wind=parse_wind(args.prevalent, "prevalent_wind"),
         flowers=args.flowers, heavenly=args.heavenly, earthly=args.earthly, ready_declared=args.ready,
-        heavenly_ready=args.heavenly_ready)
-    return format_evaluation(hand, ctx, api.evaluate(hand, ctx, args.rule_set), args.all)
+        heavenly_ready=args.heavenly_ready,
+        discarded_by=parse_seat(args.discarded_by, "discarded_by"),
+        follow_dealer=args.follow_dealer,
+        horse_tiles=tuple(parse_tiles(args.horses, "horse_tiles")) if args.horses else (),
+        kong_fed_by=parse_seat(args.kong_fed_by, "kong_fed_by"))
+    return format_evaluation(hand, ctx, api.evaluate(hand, ctx, args.rule_set, _options(args.option)), args.all)
+
+
+def _options(texts: Sequence[str]) -> dict[str, object] | None:
+    return dict(parse_option(t) for t in texts) if texts else None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -181,6 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:FLAGS]",
                        help="a declared meld, e.g. chow:123m, pung:EEE:from=across, kong:5555p:concealed")
         p.add_argument("--rule-set", default="mcr", help="rule set (default mcr)")
+        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                       help="a rule option, e.g. ghosts=P (see above)")
 
     a = sub.add_parser("analyze", help="shanten, waits and useful tiles (13 tiles) or discard advice (14 tiles)",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -205,6 +252,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--earthly", action="store_true", help="non-dealer complete on the first draw")
     s.add_argument("--ready", action="store_true", help="ready hand declared")
     s.add_argument("--heavenly-ready", action="store_true", help="ready declared on the deal")
+    s.add_argument("--discarded-by", default="", help="who discarded the winning tile: left, across or right")
+    s.add_argument("--follow-dealer", action="store_true", help="guangdong: 跟庄, all followed the dealer's "
+                   "first discard")
+    s.add_argument("--horses", default="", help="guangdong: the horse tiles drawn (买马), e.g. 1m5pS")
+    s.add_argument("--kong-fed-by", default="", help="guangdong: who discarded the fourth tile of the kong a "
+                   "replacement-tile win follows (left, across, right)")
     s.add_argument("--all", action="store_true", help="also show the other decompositions")
     common(s)
     s.set_defaults(run=cmd_score)

@@ -123,6 +123,9 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
         void_suit=_suit(msg.void_suit, f"{field}.void_suit"),
         after_kong_discard=msg.after_kong_discard,
         seats_out=tuple(_wind(w, f"{field}.seats_out") for w in msg.seats_out),
+        follow_dealer=msg.follow_dealer,
+        horse_tiles=tuple(tiles_from_proto(msg.horse_tiles, f"{field}.horse_tiles")),
+        kong_fed_by=_claimed_from(msg.kong_fed_by, f"{field}.kong_fed_by"),
     )
 
 
@@ -141,8 +144,17 @@ def options_from_proto(rule_set: str, msg: pb.RuleOptions | None, field: str = "
         if desc.name != rule_set:
             raise BadOptionError(f"{field}.{desc.name}: options of {desc.name} given for rule set {rule_set!r}",
                                  f"{field}.{desc.name}")
-        out = {d.name: value for d, value in sub.ListFields()}
+        out = {d.name: _option_value(rule_set, d.name, value, f"{field}.{desc.name}.{d.name}")
+               for d, value in sub.ListFields()}
     return out or None
+
+
+def _option_value(rule_set: str, name: str, value: Any, field: str) -> Any:
+    """An option's wire value in engine terms: enums that share the engine's numbers pass as they are;
+    the few that are offset (tiles) are converted here, the one place that knows the wire."""
+    if (rule_set, name) == ("guangdong", "ghosts"):  # Tile: engine index + 1
+        return tuple(tiles_from_proto(value, field))
+    return value
 
 
 def _claimed_from(value: int, field: str) -> ClaimedFrom:
@@ -185,6 +197,8 @@ def analysis_to_wire(a: Analysis) -> bytes:
     for k, n in a.shanten_by_shape:
         parts.append(message_field(5, int_field(1, _SHAPES_TO_PROTO[k]) + int_field(2, n)))
     parts.append(int_field(6, a.useful_count))
+    if a.max_value:
+        parts.append(int_field(7, a.max_value))
     return b"".join(parts)
 
 
@@ -216,6 +230,7 @@ def analysis_to_proto(a: Analysis) -> pb.AnalyzeResponse:
         discards=[_discard(d) for d in a.discards],
         shanten_by_shape=[pb.ShapeShanten(shape=_SHAPES_TO_PROTO[k], shanten=s) for k, s in a.shanten_by_shape],
         useful_count=a.useful_count,
+        max_value=a.max_value,
     )
 
 
@@ -224,7 +239,8 @@ def _tiles(tiles: Sequence[int]) -> list[int]:
 
 
 def _tile_set(s: TileSet) -> pb.TileSet:
-    out = pb.TileSet(kind=int(s.kind), tiles=_tiles(s.tiles), concealed=s.concealed)
+    """`tiles` as held (a wildcard as the tile it is), `wild_as` the kind each wildcard stood for."""
+    out = pb.TileSet(kind=int(s.kind), tiles=_tiles(s.held), concealed=s.concealed, wild_as=_tiles(s.wild_as))
     if s.meld_index is not None:
         out.meld_index = s.meld_index
     if s.win_offset is not None:
@@ -245,7 +261,8 @@ def _fan(h: FanHit) -> pb.Fan:
 
 def scoring_to_proto(s: Scoring) -> pb.Scoring:
     return pb.Scoring(fans=[_fan(h) for h in s.fans], total=s.total, meets_minimum=s.meets_minimum,
-                      decomposition=decomposition_to_proto(s.decomposition))
+                      decomposition=decomposition_to_proto(s.decomposition), points=s.points,
+                      payments=[pb.Payment(seat_wind=p.seat + 1, amount=p.amount) for p in s.payments])
 
 
 def evaluation_to_proto(e: Evaluation) -> pb.EvaluateResponse:
