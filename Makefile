@@ -14,7 +14,7 @@ ENGINE_SRC := $(shell find engine -name '*.py')
 PURE_TESTS := tests/test_build.py tests/test_tiles_hand.py tests/test_shapes.py tests/test_mcr_fans.py \
 	tests/test_mcr_memo.py tests/test_mcr_oracle.py tests/test_mcr2p.py tests/test_analysis.py
 
-.PHONY: run test test-slow lint bench loadtest proto clean setup
+.PHONY: run test test-readme test-slow lint bench loadtest proto clean setup
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -50,6 +50,10 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 	MJSVC_PURE_PYTHON=1 $(BIN)/python -m pytest -q $(PURE_TESTS)
+
+# The README's commands on a fresh clone of this repository, and a regular (non-editable) install; minutes.
+test-readme: setup
+	$(BIN)/python -m pytest -q -m readme tests/test_readme.py
 
 test-slow: setup
 	$(BIN)/python -m pytest -q -m slow

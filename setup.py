@@ -5,7 +5,10 @@ needed then).
 
 Everything the build makes lands inside the packages it belongs to, so every installed entry point
 works from any working directory (DESIGN.md, "The installed form"):
-- mypyc's shared runtime is the module `engine._native__mypyc` (the group name is dotted);
+- mypyc's shared runtime is the module `engine._native__mypyc` (the group name is dotted). One quirk
+  of mypyc's runtime with a dotted group: a compiled module first imported by another compiled module
+  gets a derived `__file__` one `engine/` too deep. Nothing in the engine reads `__file__` of a compiled
+  module; find a module's file with `importlib.machinery.PathFinder.find_spec(name, package.__path__)`.
 - the protobuf and gRPC modules are generated from proto/ into mjsvc/gen/ before the packages are
   collected (setup() below), so `pip install .` and `pip wheel .` from a fresh clone carry them.
 """
