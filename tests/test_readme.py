@@ -74,6 +74,9 @@ def free_port() -> int:
 def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     dest = tmp_path_factory.mktemp("readme") / "mjsvc"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(dest)], check=True, env=user_env())
+    ref = os.environ.get("MJSVC_README_TEST_REF")  # to show the test failing on an older commit
+    if ref:
+        subprocess.run(["git", "checkout", "--quiet", ref], cwd=dest, check=True, env=user_env())
     return dest
 
 
