@@ -96,14 +96,17 @@ def test_robbing_a_kong_the_robbed_player_pays_for_all() -> None:
 def test_kong_burst_the_feeder_pays_for_all() -> None:
     """S1: 点杠后杠开的由点杠者包自摸; S2: 杠爆全包. The kong's fourth tile came from the left (North)."""
     melds = (kong(parse_tile("9p"), claimed_from=ClaimedFrom.LEFT),)
-    e = ev(KONG_HAND, "E", melds, self_drawn=True, replacement_tile=True)
+    e = ev(KONG_HAND, "E", melds, self_drawn=True, replacement_tile=True, kong_fed_by=ClaimedFrom.LEFT)
     f = fans(e)
     assert f[Fan.KONG_BLOOM] == (2, 1) and Fan.KONG_BURST in f
     assert pays(e) == {"E": 12, "S": 0, "W": 0, "N": -12}  # 2 x points (2) x three payers
     named = ev(KONG_HAND, "E", melds, self_drawn=True, replacement_tile=True,
                kong_fed_by=ClaimedFrom.RIGHT)
     assert pays(named) == {"E": 12, "S": -12, "W": 0, "N": 0}
-    off = ev(KONG_HAND, "E", melds, {"kong_burst_pays_all": False}, self_drawn=True, replacement_tile=True)
+    unnamed = ev(KONG_HAND, "E", melds, self_drawn=True, replacement_tile=True)  # the context names no feeder
+    assert Fan.KONG_BURST not in fans(unnamed) and pays(unnamed)["N"] == -4
+    off = ev(KONG_HAND, "E", melds, {"kong_burst_pays_all": False}, self_drawn=True, replacement_tile=True,
+             kong_fed_by=ClaimedFrom.LEFT)
     assert Fan.KONG_BURST not in fans(off) and pays(off) == {"E": 12, "S": -4, "W": -4, "N": -4}
 
 
@@ -274,6 +277,10 @@ def test_context_checks() -> None:
         ev(PLAIN, "E", self_drawn=True, kong_fed_by=ClaimedFrom.LEFT)
     with pytest.raises(ContradictoryContextError):
         ev(PLAIN, "E", self_drawn=True, discarded_by=ClaimedFrom.LEFT)
+    with pytest.raises(ContradictoryContextError) as err:  # a concealed kong was fed by nobody
+        ev(KONG_HAND, "E", (kong(parse_tile("9p"), concealed=True),), self_drawn=True, replacement_tile=True,
+           kong_fed_by=ClaimedFrom.LEFT)
+    assert err.value.field == "context.kong_fed_by"
 
 
 def test_not_a_win() -> None:

@@ -67,15 +67,16 @@ def test_analyze_with_ghosts(stub: mahjong_pb2_grpc.MahjongEngineStub) -> None:
 
 def test_list_fans(stub: mahjong_pb2_grpc.MahjongEngineStub) -> None:
     resp = stub.ListFans(pb.ListFansRequest(rule_set="guangdong"), timeout=30)
-    assert {f.name_zh for f in resp.fans} >= {"推倒胡", "无鬼", "七对", "杠上开花", "抢杠胡", "杠爆全包", "中马", "跟庄"}
+    names = {"推倒胡", "无鬼", "七对", "杠上开花", "抢杠胡", "杠爆全包", "中马", "跟庄"}
+    assert {f.name_zh for f in resp.fans} >= names
 
 
 def test_bad_guangdong_option(stub: mahjong_pb2_grpc.MahjongEngineStub) -> None:
     req = pb.EvaluateRequest(rule_set="guangdong", hand=pb.Hand(concealed=T("13m46p789s999sEEP"),
                                                                winning_tile=pb.TILE_WHITE),
                              context=pb.WinContext(self_drawn=True),
-                             options=pb.RuleOptions(guangdong=pb.GuangdongOptions(ghosts=[pb.TILE_WHITE,
-                                                                                          pb.TILE_WHITE])))
+                             options=pb.RuleOptions(
+                                 guangdong=pb.GuangdongOptions(ghosts=[pb.TILE_WHITE, pb.TILE_WHITE])))
     with pytest.raises(grpc.RpcError) as err:
         stub.Evaluate(req, timeout=30)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT

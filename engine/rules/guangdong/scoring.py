@@ -87,6 +87,10 @@ def check_context(hand: Hand, ctx: WinContext, opts: GuangdongOptions) -> None:
     if ctx.kong_fed_by != ClaimedFrom.NONE and not ctx.replacement_tile:
         raise ContradictoryContextError("context.kong_fed_by: names the feeder of the kong a replacement-tile win "
                                         "follows, but replacement_tile is false", "context.kong_fed_by")
+    if ctx.kong_fed_by != ClaimedFrom.NONE and not any(m.kind == MeldKind.KONG and not m.concealed
+                                                       for m in hand.melds):
+        raise ContradictoryContextError("context.kong_fed_by: a fed kong is an exposed kong, and the hand declares "
+                                        "none", "context.kong_fed_by")
     for name in ("discarded_by", "kong_fed_by"):
         rel = getattr(ctx, name)
         if rel != ClaimedFrom.NONE:
@@ -94,16 +98,6 @@ def check_context(hand: Hand, ctx: WinContext, opts: GuangdongOptions) -> None:
     if ctx.self_drawn and ctx.discarded_by != ClaimedFrom.NONE:
         raise ContradictoryContextError("context.discarded_by: a self-drawn tile was discarded by nobody",
                                         "context.discarded_by")
-
-
-def _feeder(hand: Hand, ctx: WinContext) -> ClaimedFrom:
-    """Who fed the kong a replacement-tile win follows: the context's kong_fed_by, or the one exposed kong
-    claimed from someone when the hand holds exactly one."""
-    if ctx.kong_fed_by != ClaimedFrom.NONE:
-        return ctx.kong_fed_by
-    fed = [m for m in hand.melds if m.kind == MeldKind.KONG and not m.concealed and not m.added
-           and m.claimed_from != ClaimedFrom.NONE]
-    return fed[0].claimed_from if len(fed) == 1 else ClaimedFrom.NONE
 
 
 def _hit(fan: Fan, value: int, count: int = 1) -> FanHit:
@@ -132,7 +126,8 @@ def score(hand: Hand, ctx: WinContext, opts: GuangdongOptions) -> Evaluation:
     players = opts.players
     robbing = ctx.robbing_kong
     bloom = ctx.replacement_tile
-    feeder_rel = _feeder(hand, ctx) if bloom and opts.kong_burst_pays_all else ClaimedFrom.NONE
+    # 杠爆全包: the context names who fed the kong (the meld's claimed seat is not part of a cached answer)
+    feeder_rel = ctx.kong_fed_by if bloom and opts.kong_burst_pays_all else ClaimedFrom.NONE
     situation: list[FanHit] = [_hit(Fan.WIN, 1)]
     if robbing:
         situation.append(_hit(Fan.ROBBING_KONG, 1))
@@ -162,7 +157,8 @@ def score(hand: Hand, ctx: WinContext, opts: GuangdongOptions) -> Evaluation:
         if robbing and ctx.discarded_by != ClaimedFrom.NONE else None
     discarder = seat_from(winner, ctx.discarded_by, players, "context.discarded_by") \
         if not robbing and not ctx.self_drawn and ctx.discarded_by != ClaimedFrom.NONE else None
-    feeder = seat_from(winner, feeder_rel, players, "context.kong_fed_by") if feeder_rel != ClaimedFrom.NONE else None
+    feeder = seat_from(winner, feeder_rel, players, "context.kong_fed_by") \
+        if feeder_rel != ClaimedFrom.NONE else None
     scorings = []
     for d in decs:
         fans = list(situation)
