@@ -47,6 +47,7 @@ HONOR_KEYS = 5 ** 7
 MAX_PART_TILES = 14
 _W9 = tuple(5 ** (8 - r) for r in range(9))  # place value of each rank in a suit index
 _W7 = tuple(5 ** (6 - r) for r in range(7))
+_PLACE = _W9 + _W9 + _W9 + _W7  # index offset of one more tile of each kind within its part's table
 _ORPHANS = TERMINALS_AND_HONORS
 _ORPHAN_SET = frozenset(_ORPHANS)
 _NEG = -64
@@ -89,8 +90,13 @@ def build_suit_need_table() -> bytes:
     with each of its other tiles real when held, else a wildcard. Using a held real tile rather than a
     wildcard never costs more (swap them), so that choice loses no completion.
     """
-    table = bytearray(b"\xff" * SUIT_KEYS)
-    table[0] = _pack(0, 2)
+    big = 4 * NEED_CAP
+    sets: list[int] = [big] * SUIT_KEYS  # needs while building, as plain ints
+    pair: list[int] = [big] * SUIT_KEYS
+    sets[0] = 0
+    pair[0] = 2
+    out = bytearray(b"\xff" * SUIT_KEYS)
+    out[0] = _pack(0, 2)
     w = _W9
     key = [0] * 9
     total = 0
@@ -109,42 +115,49 @@ def build_suit_need_table() -> bytes:
             i += 1
         c = key[i]
         one = w[i]
-        best0 = 2 * NEED_CAP
-        best2 = 2 * NEED_CAP
-        # each set holding the lowest tile: (index offset of the real tiles it takes, wildcards it uses)
-        for off, wild in _sets_at(key, i, c, one, w):
-            sub = table[idx - off]
-            v = (sub & _SETS_MASK) + wild
-            if v < best0:
-                best0 = v
-            v = (sub >> _PAIR_SHIFT) + wild
-            if v < best2:
-                best2 = v
-        # the pair holds the lowest tile: with a wildcard, or two real
-        v = (table[idx - one] & _SETS_MASK) + 1
-        if v < best2:
-            best2 = v
-        if c >= 2:
-            v = table[idx - 2 * one] & _SETS_MASK
-            if v < best2:
-                best2 = v
-        table[idx] = _pack(best0, best2)
-    return bytes(table)
-
-
-def _sets_at(key: list[int], i: int, c: int, one: int, w: tuple[int, ...]) -> list[tuple[int, int]]:
-    sets = [(one, 2)]  # with two wildcards (a pung or a chow)
-    if c >= 2:
-        sets.append((2 * one, 1))
-    if c >= 3:
-        sets.append((3 * one, 0))
-    if i <= 7 and key[i + 1]:
-        sets.append((one + w[i + 1], 1))
-        if i <= 6 and key[i + 2]:
-            sets.append((one + w[i + 1] + w[i + 2], 0))
-    if i <= 6 and key[i + 2]:
-        sets.append((one + w[i + 2], 1))
-    return sets
+        # a set of the lowest tile and two wildcards; the pair of it and a wildcard
+        sub = idx - one
+        b0 = sets[sub] + 2
+        b2 = pair[sub] + 2
+        p2 = sets[sub] + 1
+        if c >= 2:  # two of it and a wildcard; the pair of two
+            sub = idx - 2 * one
+            if sets[sub] + 1 < b0:
+                b0 = sets[sub] + 1
+            if pair[sub] + 1 < b2:
+                b2 = pair[sub] + 1
+            if sets[sub] < p2:
+                p2 = sets[sub]
+            if c >= 3:  # a pung of three
+                sub = idx - 3 * one
+                if sets[sub] < b0:
+                    b0 = sets[sub]
+                if pair[sub] < b2:
+                    b2 = pair[sub]
+        if i <= 7 and key[i + 1]:  # with the next rank and a wildcard; the whole chow
+            sub = idx - one - w[i + 1]
+            if sets[sub] + 1 < b0:
+                b0 = sets[sub] + 1
+            if pair[sub] + 1 < b2:
+                b2 = pair[sub] + 1
+            if i <= 6 and key[i + 2]:
+                sub -= w[i + 2]
+                if sets[sub] < b0:
+                    b0 = sets[sub]
+                if pair[sub] < b2:
+                    b2 = pair[sub]
+        if i <= 6 and key[i + 2]:  # with the rank after next and a wildcard
+            sub = idx - one - w[i + 2]
+            if sets[sub] + 1 < b0:
+                b0 = sets[sub] + 1
+            if pair[sub] + 1 < b2:
+                b2 = pair[sub] + 1
+        if p2 < b2:
+            b2 = p2
+        sets[idx] = b0
+        pair[idx] = b2
+        out[idx] = _pack(b0, b2)
+    return bytes(out)
 
 
 # One honour kind held 0-4 times: wildcards for sets only, and for sets and the pair.
@@ -200,14 +213,14 @@ def honor_need_table() -> bytes:
     return _tables()[1]
 
 
-def suit_index(counts: Sequence[int], base: int) -> int:
+def suit_index(counts: list[int], base: int) -> int:
     """Base-5 index of the nine counts from `base` (each 0-4)."""
     return (((((((counts[base] * 5 + counts[base + 1]) * 5 + counts[base + 2]) * 5 + counts[base + 3]) * 5
                + counts[base + 4]) * 5 + counts[base + 5]) * 5 + counts[base + 6]) * 5 + counts[base + 7]) * 5 \
         + counts[base + 8]
 
 
-def honor_index(counts: Sequence[int]) -> int:
+def honor_index(counts: list[int]) -> int:
     return (((((counts[27] * 5 + counts[28]) * 5 + counts[29]) * 5 + counts[30]) * 5 + counts[31]) * 5
             + counts[32]) * 5 + counts[33]
 
@@ -268,7 +281,7 @@ def split_wild(counts: Sequence[int], wild: Collection[int]) -> tuple[list[int],
     return real, j
 
 
-def _part_packed(real: Sequence[int], part: int) -> int:
+def _part_packed(real: list[int], part: int) -> int:
     """The table byte of one part (0-2 suits, 3 honours); the plain search outside the tables."""
     if part < 3:
         base = 9 * part
@@ -282,7 +295,7 @@ def _part_packed(real: Sequence[int], part: int) -> int:
     return _pack(plain_suit_need(key, False), plain_suit_need(key, True))
 
 
-def standard_need(real: Sequence[int]) -> int:
+def standard_need(real: list[int]) -> int:
     """Least wildcards making the real counts four sets (less the declared melds) and a pair."""
     if max(real) <= 4:  # every part is in the tables
         t = _TABLES or _tables()
@@ -308,7 +321,7 @@ def seven_pairs_need(real: Sequence[int], allow_quad_pairs: bool) -> int | None:
     return sum(1 for n in real if n == 1)
 
 
-def thirteen_orphans_need(real: Sequence[int]) -> int | None:
+def thirteen_orphans_need(real: list[int]) -> int | None:
     """Wildcards completing thirteen orphans (None: a real tile no wildcard can fix)."""
     pairs = 0
     kinds = 0
@@ -329,12 +342,45 @@ def thirteen_orphans_need(real: Sequence[int]) -> int | None:
 def is_complete_wild(counts: Sequence[int], wild: Collection[int], n_melds: int = 0,
                      shapes: WildShapes = WildShapes()) -> bool:
     """Do the concealed counts (the winning tile included), with the wild kinds as wildcards, form a
-    winning shape with `n_melds` declared melds?"""
-    real, j = split_wild(counts, wild)
-    return complete_real(real, j, n_melds, shapes)
+    winning shape with `n_melds` declared melds?
+
+    The parts' table indices are read from the counts as held and the wildcards' own counts taken out
+    of their part's index, so no copy of the counts is made on the way to the answer."""
+    c: list[int] = counts if isinstance(counts, list) else list(counts)
+    if sum(c) + 3 * n_melds != 14:
+        return False
+    if max(c) > 4:
+        real, j = split_wild(c, wild)
+        return complete_real(real, j, n_melds, shapes)
+    i0 = suit_index(c, 0)
+    i1 = suit_index(c, 9)
+    i2 = suit_index(c, 18)
+    ih = honor_index(c)
+    j = 0
+    for t in wild:
+        n = c[t]
+        if n:
+            j += n
+            off = n * _PLACE[t]
+            if t < 9:
+                i0 -= off
+            elif t < 18:
+                i1 -= off
+            elif t < 27:
+                i2 -= off
+            else:
+                ih -= off
+    tables = _TABLES or _tables()
+    suit = tables[0]
+    if _combine(suit[i0], suit[i1], suit[i2], tables[1][ih]) <= j:
+        return True
+    if n_melds or not (shapes.seven_pairs or shapes.thirteen_orphans):
+        return False
+    real, j = split_wild(c, wild)
+    return _special_complete(real, j, shapes)
 
 
-def complete_real(real: Sequence[int], j: int, n_melds: int, shapes: WildShapes) -> bool:
+def complete_real(real: list[int], j: int, n_melds: int, shapes: WildShapes) -> bool:
     """`is_complete_wild` on the real counts and the number of wildcards."""
     if (sum(real) + j + 3 * n_melds) != 14:
         return False
@@ -353,7 +399,6 @@ def complete_real(real: Sequence[int], j: int, n_melds: int, shapes: WildShapes)
     return False
 
 
-_PLACE = _W9 + _W9 + _W9 + _W7  # index offset of one more tile of each kind within its part's table
 _PART_OF = tuple(t // 9 if t < 27 else 3 for t in range(NUM_KINDS))
 
 
@@ -423,7 +468,7 @@ def waits_wild(counts: Sequence[int], wild: Collection[int], n_melds: int = 0,
     return tuple(out)
 
 
-def _special_complete(real: Sequence[int], j: int, shapes: WildShapes) -> bool:
+def _special_complete(real: list[int], j: int, shapes: WildShapes) -> bool:
     if shapes.seven_pairs:
         need = seven_pairs_need(real, shapes.allow_quad_pairs)
         if need is not None and need <= j:
