@@ -281,15 +281,33 @@ def split_wild(counts: Sequence[int], wild: Collection[int]) -> tuple[list[int],
     return real, j
 
 
+def _in_tables(c: list[int], lo: int, hi: int) -> bool:
+    """Every count from lo to hi is 0-4 (a plain loop: compiled, it is far cheaper than max())."""
+    for i in range(lo, hi):
+        if c[i] > 4:
+            return False
+    return True
+
+
+def _total_in_tables(c: list[int]) -> int:
+    """The number of tiles, or -1 if a count is above 4, in one pass."""
+    total = 0
+    for n in c:
+        if n > 4:
+            return -1
+        total += n
+    return total
+
+
 def _part_packed(real: list[int], part: int) -> int:
     """The table byte of one part (0-2 suits, 3 honours); the plain search outside the tables."""
     if part < 3:
         base = 9 * part
-        if max(real[base:base + 9]) <= 4:
+        if _in_tables(real, base, base + 9):
             return (_TABLES or _tables())[0][suit_index(real, base)]
         key = tuple(real[base:base + 9])
     else:
-        if max(real[27:34]) <= 4:
+        if _in_tables(real, 27, 34):
             return (_TABLES or _tables())[1][honor_index(real)]
         key = tuple(real[27:34])
     return _pack(plain_suit_need(key, False), plain_suit_need(key, True))
@@ -297,7 +315,7 @@ def _part_packed(real: list[int], part: int) -> int:
 
 def standard_need(real: list[int]) -> int:
     """Least wildcards making the real counts four sets (less the declared melds) and a pair."""
-    if max(real) <= 4:  # every part is in the tables
+    if _in_tables(real, 0, NUM_KINDS):  # every part is in the tables
         t = _TABLES or _tables()
         suit = t[0]
         return _combine(suit[suit_index(real, 0)], suit[suit_index(real, 9)], suit[suit_index(real, 18)],
@@ -347,9 +365,12 @@ def is_complete_wild(counts: Sequence[int], wild: Collection[int], n_melds: int 
     The parts' table indices are read from the counts as held and the wildcards' own counts taken out
     of their part's index, so no copy of the counts is made on the way to the answer."""
     c: list[int] = counts if isinstance(counts, list) else list(counts)
-    if sum(c) + 3 * n_melds != 14:
+    total = _total_in_tables(c)
+    if total >= 0 and total + 3 * n_melds != 14:
         return False
-    if max(c) > 4:
+    if total < 0:  # a count above 4 (a fifth copy): outside the tables
+        if sum(c) + 3 * n_melds != 14:
+            return False
         real, j = split_wild(c, wild)
         return complete_real(real, j, n_melds, shapes)
     i0 = suit_index(c, 0)
@@ -414,7 +435,7 @@ def waits_wild(counts: Sequence[int], wild: Collection[int], n_melds: int = 0,
     real, j = split_wild(counts, wild)
     if sum(real) + j + 3 * n_melds != 13:
         return ()
-    in_tables = max(real) <= 4
+    in_tables = _in_tables(real, 0, NUM_KINDS)
     tables = _TABLES or _tables()
     idx = (suit_index(real, 0), suit_index(real, 9), suit_index(real, 18), honor_index(real))
     parts = [_part_packed(real, p) for p in range(4)]
@@ -703,9 +724,29 @@ def shanten_wild(counts: Sequence[int], wild: Collection[int], n_melds: int = 0,
 
 def useful_tiles_wild(counts: Sequence[int], wild: Collection[int], n_melds: int = 0,
                       shapes: WildShapes = WildShapes()) -> tuple[int, ...]:
-    """Kinds whose draw lowers the shanten of a 13-tile hand (kinds held four times are skipped)."""
+    """Kinds whose draw lowers the shanten of a 13-tile hand (kinds held four times are skipped).
+
+    A drawn tile changes one part: the standard shape recombines that part's row with the other parts'
+    combination (both memoized by id); seven pairs and thirteen orphans change by counting."""
     real, j = split_wild(counts, wild)
     now = min(v for _, v in _by_shape(real, j, n_melds, shapes))
+    keys = [tuple(real[0:9]), tuple(real[9:18]), tuple(real[18:27]), tuple(real[27:34])]
+    rows = [_part_row(k, j) for k in keys]
+    base = _row_id(tuple(_wild_only(w) for w in range(j + 1)))
+    others = []
+    for p in range(4):
+        acc = base
+        for q in range(4):
+            if q != p:
+                acc = _comb_rows(acc, rows[q])
+        others.append(acc)
+    specials = not n_melds
+    if specials:
+        quads = shapes.allow_quad_pairs
+        pairs = sum(n // 2 for n in real) if quads else sum(1 for n in real if n >= 2)
+        odd = sum(1 for n in real if n % 2) if quads else sum(1 for n in real if n == 1)
+        kinds = sum(1 for t in _ORPHANS if real[t])
+        has_pair = any(real[t] >= 2 for t in _ORPHANS)
     wild_set = frozenset(wild)
     out = []
     with_wild: int | None = None
@@ -718,10 +759,29 @@ def useful_tiles_wild(counts: Sequence[int], wild: Collection[int], n_melds: int
             if with_wild < now:
                 out.append(t)
             continue
-        real[t] += 1
-        if min(v for _, v in _by_shape(real, j, n_melds, shapes)) < now:
+        p = _PART_OF[t]
+        key = list(keys[p])
+        key[t - 9 * p] += 1
+        vec = _ROWS[_comb_rows(others[p], _part_row(tuple(key), j))][j]
+        if 8 - 2 * n_melds - max(vec[4 - n_melds], vec[9 - n_melds]) < now:
             out.append(t)
-        real[t] -= 1
+            continue
+        if specials:
+            n = real[t]
+            if shapes.seven_pairs:
+                if quads:
+                    p2, o2 = (pairs + 1, odd - 1) if n % 2 else (pairs, odd + 1)
+                else:
+                    p2, o2 = (pairs + 1, odd - 1) if n == 1 else ((pairs, odd + 1) if n == 0 else (pairs, odd))
+                used = min(j, o2)
+                if 6 - (p2 + used + (j - used) // 2) < now:
+                    out.append(t)
+                    continue
+            if shapes.thirteen_orphans and t in _ORPHAN_SET:
+                k2 = kinds + (1 if n == 0 else 0)
+                hp = has_pair or n >= 1
+                if 13 - k2 - (1 if hp else 0) - min(j, 13 - k2 + (0 if hp else 1)) < now:
+                    out.append(t)
     return tuple(out)
 
 
