@@ -16,7 +16,7 @@ from engine.rules.riichi.facts import Facts, make_facts
 from engine.rules.riichi.fu import fu as fu_of
 from engine.rules.riichi.options import RiichiOptions
 from engine.rules.riichi.payments import base_points, pay, seat_of
-from engine.rules.riichi.yaku import TABLE, YAKUMAN, Yaku
+from engine.rules.riichi.yaku import TABLE, Yaku
 from engine.shapes import Decomposition, ShapeKind, decompositions
 from engine.tiles import DRAGONS, GREEN, RED, WHITE, WINDS
 
