@@ -589,6 +589,13 @@ def _allowed(by_shape: Sequence[tuple[ShapeKind, int]],
     return tuple([sv for sv in by_shape if sv[0] in shapes])
 
 
+def shanten_for(counts: Sequence[int], n_melds: int, shapes: frozenset[ShapeKind],
+                allow_quad_pairs: bool = True) -> int:
+    """Combined shanten over the shapes a rule set plays (`shanten` counts every shape)."""
+    keys, infos = _parts(counts)
+    return min([v for k, v in _by_shape(keys, infos, n_melds, allow_quad_pairs) if k in shapes])
+
+
 def shanten_by_shape_for(hand: Hand, shapes: frozenset[ShapeKind] | None = None,
                          allow_quad_pairs: bool = True) -> dict[ShapeKind, int]:
     """Shanten of each shape a rule set plays, for a 13- or 14-tile hand (-1: complete)."""

@@ -54,15 +54,19 @@ def _clash(field: str, why: str) -> None:
 
 def check_context(hand: Hand, ctx: WinContext, options: RiichiOptions) -> None:
     """The Riichi context checks beyond engine.hand.validate_context (ruling 7)."""
-    for name in ("riichi", "double_riichi", "ippatsu"):
-        if type(getattr(ctx, name)) is not bool:
-            raise BadContextError(f"{name}: expected true or false, got {getattr(ctx, name)!r}", name)
+    if type(ctx.riichi) is not bool or type(ctx.double_riichi) is not bool or type(ctx.ippatsu) is not bool:
+        for name in ("riichi", "double_riichi", "ippatsu"):
+            if type(getattr(ctx, name)) is not bool:
+                raise BadContextError(f"{name}: expected true or false, got {getattr(ctx, name)!r}", name)
     if ctx.flowers:
         raise BadContextError(f"flowers: Riichi is played without flowers, got {ctx.flowers}", "flowers")
-    for name in ("honba", "riichi_sticks"):
-        value = getattr(ctx, name)
-        if type(value) is not int or not 0 <= value <= MAX_COUNTERS:
-            raise BadContextError(f"{name}: {value!r} is out of range 0..{MAX_COUNTERS}", name)
+    honba, sticks = ctx.honba, ctx.riichi_sticks
+    if type(honba) is not int or type(sticks) is not int or not (0 <= honba <= MAX_COUNTERS
+                                                                 and 0 <= sticks <= MAX_COUNTERS):
+        for name in ("honba", "riichi_sticks"):
+            value = getattr(ctx, name)
+            if type(value) is not int or not 0 <= value <= MAX_COUNTERS:
+                raise BadContextError(f"{name}: {value!r} is out of range 0..{MAX_COUNTERS}", name)
     counts = hand.counts()
     for name in ("dora_indicators", "ura_dora_indicators"):
         tiles = getattr(ctx, name)
