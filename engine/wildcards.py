@@ -283,7 +283,7 @@ def split_wild(counts: Sequence[int], wild: Collection[int]) -> tuple[list[int],
 
 def _in_tables(c: list[int], lo: int, hi: int) -> bool:
     """Every count from lo to hi is 0-4 (a plain loop: compiled, it is far cheaper than max())."""
-    for i in range(lo, hi):
+    for i in range(lo, hi):  # noqa: SIM110 (no generator: this loop compiles to C)
         if c[i] > 4:
             return False
     return True

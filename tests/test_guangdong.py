@@ -50,7 +50,7 @@ def ev(concealed: str, win: str, melds: tuple | dict[str, Any] = (), options: di
 
 def pays(e: Evaluation) -> dict[str, int]:
     assert e.best is not None
-    return {Wind(p.seat).name[0]: p.amount for p in e.best.payments}
+    return {Wind(seat).name[0]: amount for seat, amount in e.best.payments}
 
 
 def fans(e: Evaluation) -> dict[Fan, tuple[int, int]]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from engine.errors import BadContextError
 from engine.hand import ClaimedFrom, Wind
-from engine.results import Payment
 
 SEATS = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
 
@@ -37,8 +36,8 @@ def seat_from(seat: Wind, rel: ClaimedFrom, players: int, field: str) -> Wind:
 
 def win_payments(*, winner: Wind, players: int, points: int, self_drawn: bool, robbed: Wind | None,
                  rob_pays_all: bool, feeder: Wind | None, discarder: Wind | None, follow_dealer: int
-                 ) -> tuple[Payment, ...]:
-    """Every seat's signed change, East first. `robbed`: the robbed kong's owner (a robbed kong);
+                 ) -> tuple[tuple[int, int], ...]:
+    """Every seat's signed change as (seat wind, amount), East first. `robbed`: the robbed kong's owner (a robbed kong);
     `feeder`: the player paying all of a replacement-tile win (杠爆全包); `discarder`: a win on a discard;
     `follow_dealer`: what the dealer pays each other player for 跟庄 (0: none)."""
     table = seats(players)
@@ -64,4 +63,4 @@ def win_payments(*, winner: Wind, players: int, points: int, self_drawn: bool, r
         for s in table:
             if s != Wind.EAST:
                 pay(Wind.EAST, s, follow_dealer)
-    return tuple(Payment(int(s), delta[s]) for s in table)
+    return tuple((int(s), delta[s]) for s in table)

@@ -172,7 +172,7 @@ def score(hand: Hand, ctx: WinContext, opts: GuangdongOptions) -> Evaluation:
         pays = win_payments(winner=winner, players=players, points=points, self_drawn=ctx.self_drawn or robbing,
                             robbed=robbed, rob_pays_all=opts.rob_kong_pays_all, feeder=feeder, discarder=discarder,
                             follow_dealer=follow)
-        scorings.append(Scoring(tuple(fans), total, True, d, points, pays))
+        scorings.append(Scoring(tuple(fans), total, True, d, points=points, payments=pays))
     ranked = sorted(range(len(scorings)), key=lambda i: -scorings[i].points)
     best = scorings[ranked[0]]
     return Evaluation(True, best, tuple(scorings[i] for i in ranked[1:]))
