@@ -414,7 +414,7 @@ def check_suit_table(stride: int) -> int:
 
 
 def test_suit_table_matches_the_plain_search() -> None:
-    assert check_suit_table(61) > 6000
+    assert check_suit_table(211) > 1800
 
 
 @pytest.mark.slow
@@ -425,7 +425,7 @@ def test_suit_table_matches_the_plain_search_on_every_key() -> None:
 def test_honor_table_matches_the_plain_search() -> None:
     table = W.honor_need_table()
     for idx, key in enumerate(product(range(5), repeat=7)):
-        if sum(key) > W.MAX_PART_TILES or idx % 3:
+        if sum(key) > W.MAX_PART_TILES or idx % 7:
             continue
         assert W.sets_need(table[idx]) == min(W.NEED_CAP, W.plain_suit_need(key, False)), key
         assert W.pair_need(table[idx]) == min(W.NEED_CAP, W.plain_suit_need(key, True)), key
@@ -481,9 +481,9 @@ def check_shanten_14(n: int, seed: int, j: int, whole: bool = False) -> None:
 
 
 JS = [0, 1, 2, 3, 4, 8]
-FAST = {0: 300, 1: 300, 2: 300, 3: 200, 4: 200, 8: 100}
-FAST_ANALYSIS = {0: 150, 1: 150, 2: 100, 3: 40, 4: 25, 8: 3}
-WHOLE = {0: 100, 1: 100, 2: 40, 3: 15, 4: 6, 8: 0}
+FAST = {0: 300, 1: 300, 2: 300, 3: 200, 4: 200, 8: 50}
+FAST_ANALYSIS = {0: 150, 1: 120, 2: 60, 3: 30, 4: 20, 8: 2}
+WHOLE = {0: 100, 1: 100, 2: 40, 3: 8, 4: 4, 8: 0}
 SLOW = 10000
 
 
@@ -594,7 +594,7 @@ def to_hand(counts: list[int], wild: Sequence[int], n_melds: int, rng: random.Ra
 def test_decompositions_say_what_each_wildcard_stood_for(j: int) -> None:
     rng = random.Random(20 + j)
     seen_win = 0
-    for counts, wild, melds, shapes in hands(21, 150 if j < 8 else 40, j, 14):
+    for counts, wild, melds, shapes in hands(21, 150 if j < 8 else 15, j, 14):
         hand = to_hand(counts, wild, melds, rng)
         ds = W.decompositions_wild(hand, wild, shapes)
         assert bool(ds) == W.is_complete_wild(counts, wild, melds, shapes), hand
