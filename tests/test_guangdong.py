@@ -300,6 +300,35 @@ def test_analyze_with_ghosts() -> None:
     assert plain.shanten == 1
 
 
+def test_without_ghosts_the_plain_path_answers_as_the_wildcard_path() -> None:
+    """No ghosts: engine.shapes / engine.analysis answer (no wildcard table is built); they agree with
+    engine.wildcards with no wild kind on seeded hands."""
+    import random
+
+    from engine import wildcards
+    from engine.hand import make_hand
+    from engine.rules.guangdong.options import GuangdongOptions
+    from engine.rules.guangdong.scoring import decompose, wild_shapes
+
+    rng = random.Random(5)
+    wall = [t for t in range(34) for _ in range(4)]
+    for sp in (True, False):
+        opts = GuangdongOptions(seven_pairs=sp)
+        for _ in range(300):
+            tiles = rng.sample(wall, 14) if rng.random() < 0.5 else sorted(
+                [f + k for f in rng.sample(range(0, 7), 2) for k in (0, 1, 2)] + [27, 27, 28, 28, 28] + [9, 10, 11])
+            rng.shuffle(tiles)
+            win = tiles.pop()
+            hand = make_hand(tiles, (), win, sizes=(14,))
+            plain = {str(d) for d in decompose(hand, opts)}
+            wild = {str(d) for d in wildcards.decompositions_wild(hand, (), wild_shapes(opts))}
+            assert plain == wild, hand
+            h13 = make_hand(tiles, sizes=(13,))
+            a = api.analyze(h13, (), "guangdong", {"seven_pairs": sp})
+            w = wildcards.analyze_wild(h13, (), (), range(34), wild_shapes(opts))
+            assert (a.shanten, a.waits, a.useful_tiles) == (w.shanten, w.waits, w.useful_tiles), h13
+
+
 def test_list_fans() -> None:
     fans_, minimum = api.list_fans("guangdong")
     assert minimum == 0 and {f.id for f in fans_} == {int(f) for f in Fan}

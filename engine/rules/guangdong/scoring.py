@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import wildcards
+from engine import analysis, shapes, wildcards
 from engine.errors import BadContextError, BadMeldError, BadTileError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, MeldKind, WinContext, Wind
 from engine.results import Analysis, Evaluation, FanDef, FanHit, Scoring
@@ -22,6 +22,20 @@ ALL = frozenset(range(NUM_KINDS))
 
 def wild_shapes(opts: GuangdongOptions) -> wildcards.WildShapes:
     return wildcards.WildShapes(opts.seven_pairs, opts.thirteen_orphans, allow_quad_pairs=True)
+
+
+def allowed_shapes(opts: GuangdongOptions) -> frozenset[ShapeKind]:
+    return frozenset({ShapeKind.STANDARD} | ({ShapeKind.SEVEN_PAIRS} if opts.seven_pairs else set())
+                     | ({ShapeKind.THIRTEEN_ORPHANS} if opts.thirteen_orphans else set()))
+
+
+def decompose(hand: Hand, opts: GuangdongOptions) -> list[Decomposition]:
+    """With ghosts, engine.wildcards; without, the plain engine.shapes (same answers, tested), so a table
+    without ghosts never builds the wildcard tables."""
+    if opts.ghosts:
+        return wildcards.decompositions_wild(hand, frozenset(opts.ghosts), wild_shapes(opts))
+    allowed = allowed_shapes(opts)
+    return [d for d in shapes.decompositions(hand, allow_quad_pairs=True) if d.kind in allowed]
 
 
 def horse_position(tile: int) -> int:
@@ -116,7 +130,7 @@ def score(hand: Hand, ctx: WinContext, opts: GuangdongOptions) -> Evaluation:
     held = hand.counts()
     ghosts_held = sum(held[t] for t in wild)
     concealed_ghosts = sum(1 for t in hand.all_concealed() if t in wild)
-    decs = wildcards.decompositions_wild(hand, wild, wild_shapes(opts))
+    decs = decompose(hand, opts)
     four = opts.four_ghosts_win and concealed_ghosts >= 4
     if not decs:
         if not four:
@@ -182,6 +196,8 @@ def analyze(hand: Hand, visible: Sequence[int], opts: GuangdongOptions) -> Analy
     """Shanten, waits, useful tiles and discard advice with the ghosts as wildcards (engine.wildcards)."""
     check_hand(hand, opts)
     kinds = ALL if opts.honors else SUITED
+    if not opts.ghosts:  # the plain analysis over the shapes this table plays (no wildcard tables needed)
+        return analysis.analyze(hand, visible, tile_kinds=kinds, allow_quad_pairs=True, shapes=allowed_shapes(opts))
     return wildcards.analyze_wild(hand, visible, opts.ghosts, kinds, wild_shapes(opts))
 
 
