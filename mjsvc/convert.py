@@ -11,6 +11,7 @@ engine wind + 1 with 0 read as east, and MeldKind / ClaimedFrom / SetKind share 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from engine.errors import BadContextError, BadMeldError, BadTileError, EngineError
 from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, Suit, WinContext, Wind, make_hand, make_meld, winning_hand
@@ -21,7 +22,9 @@ from mjsvc.errors import qualify
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.wire import int_field, message_field
 
-_SHAPES_TO_PROTO: dict[ShapeKind, int] = {
+# Values given to proto enum fields are typed Any: they are ints at run time, and the generated stubs type
+# such fields as their enum class.
+_SHAPES_TO_PROTO: dict[ShapeKind, Any] = {
     ShapeKind.STANDARD: pb.SHAPE_KIND_STANDARD,
     ShapeKind.SEVEN_PAIRS: pb.SHAPE_KIND_SEVEN_PAIRS,
     ShapeKind.THIRTEEN_ORPHANS: pb.SHAPE_KIND_THIRTEEN_ORPHANS,
@@ -143,12 +146,16 @@ def _suit(value: int, field: str) -> Suit | None:
 # engine -> proto
 
 
+def _enum(value: int) -> Any:
+    return value
+
+
 def _tc(tc: TileCount) -> pb.TileCount:
-    return pb.TileCount(tile=tc.tile + 1, remaining=tc.remaining, all_copies_held=tc.all_copies_held)
+    return pb.TileCount(tile=_enum(tc.tile + 1), remaining=tc.remaining, all_copies_held=tc.all_copies_held)
 
 
 def _discard(d: DiscardOption) -> pb.DiscardOption:
-    return pb.DiscardOption(tile=d.tile + 1, shanten=d.shanten, useful_tiles=[_tc(t) for t in d.useful_tiles],
+    return pb.DiscardOption(tile=_enum(d.tile + 1), shanten=d.shanten, useful_tiles=[_tc(t) for t in d.useful_tiles],
                             useful_count=d.useful_count)
 
 
@@ -198,12 +205,12 @@ def analysis_to_proto(a: Analysis) -> pb.AnalyzeResponse:
     )
 
 
-def _tiles(tiles: Sequence[int]) -> list[int]:
+def _tiles(tiles: Sequence[int]) -> list[Any]:
     return [t + 1 for t in tiles]
 
 
 def _tile_set(s: TileSet) -> pb.TileSet:
-    out = pb.TileSet(kind=int(s.kind), tiles=_tiles(s.tiles), concealed=s.concealed)
+    out = pb.TileSet(kind=_enum(s.kind), tiles=_tiles(s.tiles), concealed=s.concealed)
     if s.meld_index is not None:
         out.meld_index = s.meld_index
     if s.win_offset is not None:
@@ -241,3 +248,29 @@ def fan_def_to_proto(f: FanDef) -> pb.FanDefinition:
 
 def fans_to_proto(rule_set: str, fans: Sequence[FanDef], min_points: int) -> pb.ListFansResponse:
     return pb.ListFansResponse(rule_set=rule_set, fans=[fan_def_to_proto(f) for f in fans], min_points=min_points)
+
+
+# ---------------------------------------------------------------------------------------------
+# engine -> proto requests: what a client sends (the load generator, tests and benches share these)
+
+
+def tiles_to_proto(tiles: Iterable[int]) -> list[Any]:
+    """Engine tile indices as proto Tile values."""
+    return [t + 1 for t in tiles]
+
+
+def meld_to_proto(m: Meld) -> pb.Meld:
+    """An engine Meld as the request's Meld (MeldKind and ClaimedFrom share their numbers)."""
+    out = pb.Meld(kind=_enum(m.kind), tiles=tiles_to_proto(m.tiles), concealed=m.concealed, added=m.added,
+                  claimed_from=_enum(m.claimed_from))
+    if m.claimed_index is not None:
+        out.claimed_index = m.claimed_index
+    return out
+
+
+def hand_to_proto(concealed: Iterable[int], melds: Iterable[Meld] = (), winning_tile: int | None = None) -> pb.Hand:
+    """A request's Hand from engine tile indices and melds; the concealed tiles sorted."""
+    out = pb.Hand(concealed=tiles_to_proto(sorted(concealed)), melds=[meld_to_proto(m) for m in melds])
+    if winning_tile is not None:
+        out.winning_tile = _enum(winning_tile + 1)
+    return out
