@@ -276,20 +276,25 @@ class DrainInterceptor(_Wrapping):
     def __init__(self) -> None:
         super().__init__()
         self.draining = False
-        self.in_progress = 0
+        self.unary_in_progress = 0
+        self.streams_open = 0
         self.started = 0
         self.finished = 0
         self.refused = 0
-        self._idle = asyncio.Event()
-        self._idle.set()
+        self._unary_idle = asyncio.Event()
+        self._unary_idle.set()
+
+    @property
+    def in_progress(self) -> int:
+        return self.unary_in_progress + self.streams_open
 
     def start(self) -> None:
         self.draining = True
 
-    async def wait_idle(self, timeout: float) -> bool:
-        """True when no call is in progress (within `timeout` seconds)."""
+    async def wait_unary_idle(self, timeout: float) -> bool:
+        """True when no unary call is in progress (within `timeout` seconds)."""
         try:
-            await asyncio.wait_for(self._idle.wait(), timeout)
+            await asyncio.wait_for(self._unary_idle.wait(), timeout)
             return True
         except TimeoutError:
             return False
@@ -299,28 +304,22 @@ class DrainInterceptor(_Wrapping):
         return CallError(Failure(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE,
                                  "this worker is shutting down; retry (another worker will answer)"))
 
-    def _enter(self) -> None:
-        self.in_progress += 1
-        self.started += 1
-        self._idle.clear()
-
-    def _leave(self) -> None:
-        self.in_progress -= 1
-        self.finished += 1
-        if not self.in_progress:
-            self._idle.set()
-
     def wrap_unary(self, name: str, handler: Handler) -> Handler:
         behavior = handler.unary_unary
 
         async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
             if self.draining:
                 raise self._refused()
-            self._enter()
+            self.unary_in_progress += 1
+            self.started += 1
+            self._unary_idle.clear()
             try:
                 return await behavior(request, context)
             finally:
-                self._leave()
+                self.unary_in_progress -= 1
+                self.finished += 1
+                if not self.unary_in_progress:
+                    self._unary_idle.set()
 
         return handler._replace(unary_unary=unary)
 
@@ -330,12 +329,14 @@ class DrainInterceptor(_Wrapping):
         async def stream(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             if self.draining:
                 raise self._refused()
-            self._enter()
+            self.streams_open += 1
+            self.started += 1
             try:
                 async for response in behavior(requests, context):
                     yield response
             finally:
-                self._leave()
+                self.streams_open -= 1
+                self.finished += 1
 
         return handler._replace(stream_stream=stream)
 
