@@ -14,7 +14,7 @@ ENGINE_SRC := $(shell find engine -name '*.py')
 PURE_TESTS := tests/test_build.py tests/test_tiles_hand.py tests/test_shapes.py tests/test_mcr_fans.py \
 	tests/test_mcr_memo.py tests/test_mcr_oracle.py tests/test_mcr2p.py tests/test_analysis.py
 
-.PHONY: run test test-slow lint bench loadtest proto clean setup
+.PHONY: run test test-slow lint bench loadtest soak proto clean setup
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -41,6 +41,7 @@ run: setup
 
 test: setup
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 	MJSVC_PURE_PYTHON=1 $(BIN)/python -m pytest -q $(PURE_TESTS)
 
@@ -49,12 +50,17 @@ test-slow: setup
 
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: setup
 	$(BIN)/python -m bench
 
 loadtest: setup
 	$(BIN)/python -m bench.loadtest
+
+# 30 minutes: 200 tables plus hostile traffic against a fresh server, worker RSS every 10 s (bench/results/soak.*)
+soak: setup
+	$(BIN)/python -m bench.soak
 
 clean:
 	rm -rf $(VENV) mjsvc/gen build .mypy_cache *.egg-info mjsvc_engine__mypyc.*.so $$(find engine -name '*.so')

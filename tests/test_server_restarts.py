@@ -93,6 +93,7 @@ def test_a_worker_stopping_or_dying_loses_no_call(sig: signal.Signals) -> None:
     with ServerProcess(workers=2, grace=5.0) as srv:
         victim = srv.ready_workers()[0]
         codes, _ = asyncio.run(offered_load(srv.address, lambda: os.kill(victim, sig)))
+        print(sig.name, dict(codes))  # the figures, for `pytest -s`
         assert codes == {"OK": int(RATE * SECONDS)}, (codes, srv.log_tail(30))
         deadline = time.monotonic() + 20
         while srv.ready_workers().get(0) in (None, victim) and time.monotonic() < deadline:
@@ -108,6 +109,7 @@ def test_server_sigterm_cancels_no_call() -> None:
     srv = ServerProcess(workers=2, grace=5.0).__enter__()
     try:
         codes, _ = asyncio.run(offered_load(srv.address, lambda: srv.proc.send_signal(signal.SIGTERM)))
+        print("server SIGTERM", dict(codes))
         assert srv.proc.wait(30) == 0
         log = srv.log()
     finally:
