@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-# What the server process inherits from ours; everything else is left behind (a user's shell has no
-# PYTHONPATH pointing into the repository).
-_PASSED_ON = ("PATH", "LANG", "LC_ALL", "TMPDIR", "MJSVC_PURE_PYTHON", "PYTHONPATH")  # TEMP until #10 merged
+# What the server process inherits from ours (what a user's shell has, and the engine form chosen for the
+# run); everything else is left behind: no PYTHONPATH pointing into the repository.
+_PASSED_ON = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "TERM", "USER", "MJSVC_PURE_PYTHON")
 
 
 def free_port() -> int:
@@ -38,7 +38,7 @@ def console_script() -> Path:
 
 def clean_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {k: os.environ[k] for k in _PASSED_ON if k in os.environ}
-    env["HOME"] = tempfile.gettempdir()
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
     env.update(extra or {})
     return env
 

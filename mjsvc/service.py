@@ -20,6 +20,7 @@ import grpc
 from engine import rules
 from engine.errors import EngineError
 from engine.hand import validate_context
+from engine.rules.model import RuleSet
 from mjsvc import convert, limits, wire
 from mjsvc.cache import DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, CacheObserver, ResponseCache
 from mjsvc.errors import (
@@ -47,10 +48,10 @@ class Observer(CacheObserver, Protocol):
     def engine_time(self, rule_set: str, operation: str, seconds: float) -> None: ...
 
 
-def canonical_rule_set(name: str) -> tuple[str, object]:
+def canonical_rule_set(name: str) -> tuple[str, RuleSet]:
     """The rule set's canonical name and object; UNKNOWN_RULE_SET (field `rule_set`) if there is none."""
     rs = rules.get(name)
-    return getattr(rs, "name", (name or rules.DEFAULT).lower()), rs
+    return rs.name, rs
 
 
 class Deadline:
@@ -95,18 +96,20 @@ class Service:
     # -- one request ---------------------------------------------------------------------------
 
     def _answer(self, method: str, req: pb.EvaluateRequest | pb.AnalyzeRequest, field: str,
-                compute: Callable[[str], bytes]) -> bytes:
+                compute: Callable[[str, RuleSet], bytes]) -> bytes:
         """The serialized answer to `req`: limits first, then the cache, then `compute` (given the
-        canonical rule set name). `field` prefixes error paths (`requests[3].`) for nested requests."""
+        canonical rule set name and the rule set). `field` prefixes error paths (`requests[3].`) for nested
+        requests. The key is the whole request (rule set, hand, every context field, options, visible),
+        as protobuf parsed it."""
         try:
             limits.check(req, field)
             key = self.cache.key(method, req)
             answer = self.cache.get(key)
             if answer is not None:
                 return answer
-            name, _ = canonical_rule_set(req.rule_set)
+            name, rs = canonical_rule_set(req.rule_set)
             t0 = time.perf_counter()
-            answer = compute(name)
+            answer = compute(name, rs)
             if self.observer is not None:
                 self.observer.engine_time(name, method.lower(), time.perf_counter() - t0)
             self.cache.put(key, answer)
@@ -117,12 +120,13 @@ class Service:
     def evaluate_bytes(self, req: pb.EvaluateRequest, field: str = "") -> bytes:
         """Score a win: the serialized EvaluateResponse."""
 
-        def compute(name: str) -> bytes:
+        def compute(name: str, rs: RuleSet) -> bytes:
+            options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
             try:
                 hand = convert.hand_from_proto(req.hand, winning=True)
                 ctx = convert.context_from_proto(req.context)
                 validate_context(ctx, hand)
-                return convert.evaluation_to_proto(self._api.evaluate(hand, ctx, name)).SerializeToString()
+                return convert.evaluation_to_proto(self._api.evaluate(hand, ctx, name, options)).SerializeToString()
             except EngineError as err:
                 raise place(err) from None
 
@@ -132,11 +136,12 @@ class Service:
         """Shanten, waits, useful tiles; discard advice for 14 tiles: the serialized AnalyzeResponse
         (written directly as wire bytes, see convert.analysis_to_wire)."""
 
-        def compute(name: str) -> bytes:
+        def compute(name: str, rs: RuleSet) -> bytes:
+            options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
             hand = convert.hand_from_proto(req.hand, winning=False)
             visible = convert.tiles_from_proto(req.visible, "visible")
             try:
-                return convert.analysis_to_wire(self._api.analyze(hand, visible, name))
+                return convert.analysis_to_wire(self._api.analyze(hand, visible, name, options))
             except EngineError as err:
                 raise place(err) from None
 

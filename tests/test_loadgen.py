@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import grpc
+import installed
 import pytest
 
 from engine.hand import ClaimedFrom
 from mjsvc import loadgen
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
-from mjsvc.launcher import ServerProcess, clean_env, console_script, local_server
+from mjsvc.launcher import ServerProcess, local_server
 from mjsvc.loadgen import simulation
 
 REPORT_KEYS = {"calls", "errors", "rps", "latency_ms", "per_rpc", "games", "wins", "series", "send_lag_ms"}
@@ -176,9 +176,9 @@ def test_offered_rate_is_met(server: ServerProcess) -> None:
 @pytest.mark.integration
 def test_cli_spawns_a_server_and_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
-    r = subprocess.run([str(console_script()), "loadgen", "--spawn-server", "--tables", "4", "--games", "4",
-                        "--connections", "2", "--quiet", "--json", str(out), "--dump-requests", str(tmp_path / "d")],
-                       capture_output=True, text=True, timeout=180, cwd=tmp_path, env=clean_env())
+    r = installed.run([installed.script("mjsvc"), "loadgen", "--spawn-server", "--tables", "4", "--games", "4",
+                       "--connections", "2", "--quiet", "--json", str(out), "--dump-requests", str(tmp_path / "d")],
+                      capture_output=True, timeout=180)
     assert r.returncode == 0, r.stdout + r.stderr
     rep = json.loads(out.read_text())
     assert set(rep) >= REPORT_KEYS and rep["games"] == 4 and rep["error_total"] == 0
