@@ -551,7 +551,7 @@ def _part_status(key: Key) -> int | None:
     if len(key) == 9:
         if max(key) <= 4:
             return COMPLETE_SUITS.get(key)  # type: ignore[arg-type]
-        return (2 if sum(key) % 3 == 2 else 0) if _suit_splits_dfs(key) else None
+        return (2 if sum(key) % 3 == 2 else 0) if _suit_splits_dfs(key) else None  # type: ignore[arg-type]
     pairs = 0
     for n in key:
         if n % 3 == 1:

@@ -37,7 +37,8 @@ def _keys(ranks: int) -> Iterator[tuple[int, ...]]:
 def test_the_installed_file_is_mapped_current_and_complete() -> None:
     t = tables.TABLES
     assert t is not None
-    assert t.path == os.environ.get("MJSVC_SUIT_TABLES") or t.path.endswith(os.path.join("engine", "tables", F.FILE_NAME))
+    assert t.path == os.environ.get("MJSVC_SUIT_TABLES", tables.DEFAULT_PATH)
+    assert tables.DEFAULT_PATH.endswith(os.path.join("engine", "tables", F.FILE_NAME))
     assert t.sources == builder.source_digest(), "the tables file is stale: run make (the build rewrites it)"
     assert t.suits.size == 405_350 and t.honors.size == 43_130
     assert len(t.vectors) <= 256 and len(t.combine) == len(t.vectors) ** 2
@@ -139,7 +140,8 @@ def test_a_process_without_the_file_says_why_and_still_answers(tmp_path: Path) -
     env["MJSVC_SUIT_TABLES"] = _damaged_copy(tmp_path, 0)
     assert "bad magic" in _engine_status(env)
     env["MJSVC_SUIT_TABLES"] = "off"
-    code = ("import engine.tables as t; from engine import analysis as A; from engine.tiles import parse_tiles, to_counts;"
+    code = ("import engine.tables as t; from engine import analysis as A; "
+            "from engine.tiles import parse_tiles, to_counts; "
             "print(t.TABLES, A.waits(to_counts(parse_tiles('1112345678999m'))))")
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd="/", capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["None", "(0,", "1,", "2,", "3,", "4,", "5,", "6,", "7,", "8)"]

@@ -16,13 +16,16 @@ package (`python -m engine.tables.builder PATH` writes one anywhere).
 
 from __future__ import annotations
 
-import logging
+import os
 
+from engine.tables.format import FILE_NAME
 from engine.tables.loader import ENV, TableError, Tables, configured_path, open_tables
+
+DEFAULT_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), FILE_NAME)  # inside the package
 
 
 def _load() -> tuple[Tables | None, str]:
-    path = configured_path()
+    path = configured_path(DEFAULT_PATH)
     if path is None:
         return None, f"switched off by {ENV}"
     try:
@@ -34,13 +37,11 @@ def _load() -> tuple[Tables | None, str]:
 
 
 TABLES, PROBLEM = _load()
-if TABLES is None and PROBLEM and not PROBLEM.startswith("switched off"):
-    logging.getLogger(__name__).warning("suit tables: %s; the engine fills per-process memos by search instead",
-                                        PROBLEM)
 
 
 def status() -> str:
-    """One line for logs: which tables file this process maps, or why none."""
+    """One line for logs (the service logs it at start; the engine itself logs nothing): which tables
+    file this process maps, or why none."""
     if TABLES is None:
-        return f"suit tables not mapped: {PROBLEM}"
+        return f"suit tables not mapped: {PROBLEM}; the engine fills per-process memos by search instead"
     return f"suit tables mapped read-only from {TABLES.path} ({TABLES.size / 1e6:.1f} MB, sha256 {TABLES.sha256[:12]})"

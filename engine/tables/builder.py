@@ -34,7 +34,9 @@ _SOURCES = ("engine/tiles.py", "engine/shapes.py", "engine/analysis.py", "engine
 
 
 def source_digest() -> str:
-    root = Path(__file__).resolve().parent.parent.parent
+    import engine
+
+    root = Path(engine.__file__).resolve().parent.parent  # engine/__init__.py is never compiled
     h = hashlib.sha256()
     for name in _SOURCES:
         h.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
@@ -190,9 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if_stale = "--if-stale" in args
     rest = [a for a in args if a != "--if-stale"]
-    from engine.tables.loader import default_path
+    from engine.tables import DEFAULT_PATH
 
-    path = os.path.abspath(rest[0] if rest else default_path())
+    path = os.path.abspath(rest[0] if rest else DEFAULT_PATH)
     if if_stale and is_current(path):
         print(f"suit tables: {path} is current")
         return 0

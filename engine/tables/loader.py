@@ -8,7 +8,8 @@ another format version or damaged is not used (the engine then fills its per-pro
 as before, and `status()` says why).
 
 Which file: `$MJSVC_SUIT_TABLES` if set (a path, or `off` to run without tables), else `suits.bin`
-beside this module (written there by the build: setup.py).
+in the `engine.tables` package (written there by the build: setup.py). This module may be compiled, so
+the package's `__init__` (interpreted) names that path, not this module's `__file__`.
 """
 
 from __future__ import annotations
@@ -227,13 +228,10 @@ def open_tables(path: str) -> Tables:
     return Tables(path, len(mm), digest, header["sources"], parts[0], parts[1], vectors, combine)
 
 
-def default_path() -> str:
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), F.FILE_NAME)
-
-
-def configured_path() -> str | None:
-    """The file this process should map, or None when tables are switched off (`MJSVC_SUIT_TABLES=off`)."""
+def configured_path(default: str) -> str | None:
+    """The file this process should map (`default`: the package's own), or None when tables are
+    switched off (`MJSVC_SUIT_TABLES=off`)."""
     value = os.environ.get(ENV, "")
     if value.lower() in ("off", "0", "none", "false"):
         return None
-    return value or default_path()
+    return value or default
