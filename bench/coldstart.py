@@ -146,6 +146,7 @@ def one_run(args: argparse.Namespace, kill_at: float | None, log_dir: Path) -> d
     port, mport = loadgen.free_port(), loadgen.free_port()
     target, metrics_url = f"127.0.0.1:{port}", f"http://127.0.0.1:{mport}/metrics"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "MJSVC_"))}
+    env.update(kv.split("=", 1) for kv in args.server_env)
     cwd = tempfile.mkdtemp(prefix="mjsvc-coldstart-")
     log_path = log_dir / f"server-{int(time.time() * 1000)}.log"
     cmd = [*mjsvc_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--metrics-host", "127.0.0.1",
@@ -248,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--connections", type=int, default=8)
     p.add_argument("--out", type=Path, default=RESULTS, help="directory for coldstart.json and coldstart.md")
     p.add_argument("--note", default="", help="a line about the conditions, printed with the results")
+    p.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
+                   help="set in the server's environment, which is otherwise this one without PYTHON* and MJSVC_* "
+                        "(e.g. MJSVC_SUIT_TABLES=off to compare with the engine's memos alone)")
     args = p.parse_args(argv)
     log_dir = Path(tempfile.mkdtemp(prefix="mjsvc-coldstart-logs-"))
     runs = []
@@ -260,7 +264,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"   SERVING after {r['serving_s']:.2f} s (all workers {r['all_workers_ready_s']:.2f} s); "
               f"p50 {r['latency_ms']['p50']:.2f} ms p99 {r['latency_ms']['p99']:.2f} ms; errors {r['errors']}; "
               f"PSS MB {_mem(r['memory_after_run'], 'pss_mb')}", file=sys.stderr, flush=True)
-    meta = {"tables": args.tables, "rate": args.rate, "duration": args.duration, "workers": args.workers,
+    meta = {"server_env": args.server_env, "tables": args.tables, "rate": args.rate, "duration": args.duration,
+            "workers": args.workers,
             "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}, client on the same machine",
             "note": args.note}

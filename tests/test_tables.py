@@ -3,6 +3,8 @@
 Every look-up the engine makes through the mapped tables is compared with the engine's own search
 (the `*_dfs` functions and the fallback bodies) on every suit key (405,350: nine counts 0-4, at most
 14 tiles) and every honour key (43,130), field by field; keys outside the tables answer by search.
+`make test` compares the splits on every key and samples the two slowest comparisons (every fourth /
+third key); `make test-slow` compares everything on every key.
 The file is checked on load (magic, format, SHA-256), and the build is deterministic (slow test).
 """
 
@@ -30,8 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(tables.TABLES is None, reason=f"no suit tables: {tables.PROBLEM}")
 
 
-def _keys(ranks: int) -> Iterator[tuple[int, ...]]:
-    yield from builder.part_keys(ranks)
+def _keys(ranks: int, stride: int = 1) -> Iterator[tuple[int, ...]]:
+    """Every tabled key of a part (every `stride`-th: `make test` samples the slowest comparisons,
+    `make test-slow` runs them on every key)."""
+    yield from builder.part_keys(ranks)[::stride]
 
 
 def test_the_installed_file_is_mapped_current_and_complete() -> None:
@@ -58,9 +62,9 @@ def test_dense_index_is_the_position_among_tabled_keys() -> None:
         assert part.index((0,) * (ranks + 1)) == -1
 
 
-def test_analysis_summaries_match_the_search_on_every_key() -> None:
+def _check_analysis(stride: int) -> None:
     for ranks in (9, 7):
-        for key in _keys(ranks):
+        for key in _keys(ranks, stride):
             assert A._info(key) == A._info_dfs(key), key
             assert A._completions(key) == A._completions_dfs(key), key
             odd = sum(1 << r for r, n in enumerate(key) if n % 2 == 1)
@@ -68,6 +72,15 @@ def test_analysis_summaries_match_the_search_on_every_key() -> None:
             assert A._pair_masks(key) == (odd, single), key
             if sum(key) < 14:
                 assert A._plus(key)[1] == A._plus_dfs(key), key
+
+
+def test_analysis_summaries_match_the_search_on_every_fourth_key() -> None:
+    _check_analysis(4)
+
+
+@pytest.mark.slow
+def test_analysis_summaries_match_the_search_on_every_key() -> None:
+    _check_analysis(1)
 
 
 def test_class_combinations_match_the_search() -> None:
@@ -91,9 +104,10 @@ def test_suit_splits_match_the_search_on_every_key() -> None:
         assert S.suit_splits.__wrapped__(key) == S._suit_splits_dfs(key), key  # type: ignore[attr-defined]
 
 
-def test_mcr_suit_facts_match_the_search_on_every_key(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("stride", [pytest.param(1, marks=pytest.mark.slow), 3])
+def test_mcr_suit_facts_match_the_search(monkeypatch: pytest.MonkeyPatch, stride: int) -> None:
     status, waits = facts._suit_status.__wrapped__, facts._suit_waits.__wrapped__  # type: ignore[attr-defined]
-    keys = [(k, False) for k in _keys(9)] + [(k, True) for k in _keys(7)]
+    keys = [(k, False) for k in _keys(9, stride)] + [(k, True) for k in _keys(7, stride)]
     tabled = [(status(k, h), waits(k, h)) for k, h in keys]
     monkeypatch.setattr(facts, "TABLES", None)
     assert facts.TABLES is None
@@ -154,3 +168,18 @@ def test_the_build_is_deterministic(tmp_path: Path) -> None:
     out = tmp_path / "again.bin"
     subprocess.run([sys.executable, "-m", "engine.tables.builder", str(out)], cwd=ROOT, check=True)
     assert out.read_bytes() == Path(tables.TABLES.path).read_bytes()
+
+
+@pytest.mark.slow
+def test_serve_builds_missing_tables_once_into_the_cache_directory(tmp_path: Path) -> None:
+    """What `mjsvc serve` does before starting workers when the package holds no tables file."""
+    code = ("import logging, os, engine.tables as t; logging.basicConfig(level='INFO');"
+            "t.TABLES, t.PROBLEM = None, 'simulated: no file in the package';"
+            "from mjsvc import suit_tables; suit_tables.prepare(); print(os.environ['MJSVC_SUIT_TABLES'])")
+    env = {k: v for k, v in os.environ.items() if k != "MJSVC_SUIT_TABLES"}
+    env["MJSVC_CACHE_DIR"] = str(tmp_path)
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd="/", capture_output=True, text=True, check=True)
+    path = Path(out.stdout.strip())
+    assert path.parent == tmp_path and path.name.startswith("suits-")
+    assert "building them once into" in out.stderr and "workers map" in out.stderr
+    assert open_tables(str(path)).sha256 == tables.TABLES.sha256  # type: ignore[union-attr]
