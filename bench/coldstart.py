@@ -17,18 +17,23 @@ server: on a shared or busy machine the figures say more about the neighbours th
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import platform
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
+
+import grpc
 
 from bench.loadtest import CpuSampler
 from mjsvc import loadgen
@@ -36,6 +41,52 @@ from mjsvc import loadgen
 RESULTS = Path(__file__).resolve().parent / "results"
 WINDOW_S = 5
 TABLES_FILE = "suits.bin"
+
+
+def _survive_stream_loss() -> None:
+    """The simulator's Play client raises asyncio.InvalidStateError when it writes to a stream whose
+    worker was killed, which ends the whole run; count it as the UNAVAILABLE it is (the table's game is
+    aborted and its next game opens a new stream, as a game server would)."""
+    original = loadgen.StreamClient._ask
+    if getattr(original, "survives_stream_loss", False):
+        return
+
+    async def ask(self: loadgen.StreamClient, msg: Any) -> Any:
+        try:
+            return await original(self, msg)
+        except asyncio.InvalidStateError:
+            self._call = None
+            raise loadgen.CallFailed("UNAVAILABLE", "stream ended: its worker went away") from None
+
+    ask.survives_stream_loss = True  # type: ignore[attr-defined]
+    loadgen.StreamClient._ask = ask  # type: ignore[method-assign]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def workers_ready(metrics_url: str) -> float:
+    """`mjsvc_workers_ready` from the supervisor's metrics endpoint (0 while it does not answer)."""
+    try:
+        with urllib.request.urlopen(metrics_url, timeout=2) as r:
+            text = r.read().decode()
+    except OSError:
+        return 0.0
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith("mjsvc_workers_ready"))
+
+
+def health_serving(target: str) -> bool:
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    with grpc.insecure_channel(target) as ch:
+        try:
+            return health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=1).status == \
+                health_pb2.HealthCheckResponse.SERVING
+        except grpc.RpcError:
+            return False
 
 
 def mjsvc_command() -> list[str]:
@@ -127,15 +178,13 @@ def per_second(stats: loadgen.Stats) -> list[dict[str, Any]]:
 def wait_ready(target: str, metrics_url: str, workers: int, proc: subprocess.Popen[bytes],
                t0: float, timeout: float = 120.0) -> tuple[float, float]:
     """(seconds to the first SERVING answer, seconds to every worker ready), both from `t0`."""
-    loadgen.wait_serving(target, timeout, proc)
-    serving = time.perf_counter() - t0
     deadline = time.monotonic() + timeout
-    while True:
-        try:
-            if (loadgen.scrape_value(metrics_url, "mjsvc_workers_ready") or 0) >= workers:
-                break
-        except OSError:
-            pass
+    while not health_serving(target):
+        if time.monotonic() > deadline or proc.poll() is not None:
+            raise RuntimeError("the server did not answer SERVING")
+        time.sleep(0.02)
+    serving = time.perf_counter() - t0
+    while workers_ready(metrics_url) < workers:
         if time.monotonic() > deadline or proc.poll() is not None:
             raise RuntimeError("the worker pool did not come up")
         time.sleep(0.02)
@@ -143,7 +192,7 @@ def wait_ready(target: str, metrics_url: str, workers: int, proc: subprocess.Pop
 
 
 def one_run(args: argparse.Namespace, kill_at: float | None, log_dir: Path) -> dict[str, Any]:
-    port, mport = loadgen.free_port(), loadgen.free_port()
+    port, mport = free_port(), free_port()
     target, metrics_url = f"127.0.0.1:{port}", f"http://127.0.0.1:{mport}/metrics"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "MJSVC_"))}
     env.update(kv.split("=", 1) for kv in args.server_env)
@@ -170,8 +219,7 @@ def one_run(args: argparse.Namespace, kill_at: float | None, log_dir: Path) -> d
                     os.kill(victims[0], signal.SIGKILL)
                     # the replacement: a new worker pid, then every worker ready again
                     while time.perf_counter() < stats.t0 + args.duration:
-                        if (loadgen.scrape_value(metrics_url, "mjsvc_workers_ready") or 0) >= args.workers and \
-                                victims[0] not in worker_pids(proc.pid):
+                        if workers_ready(metrics_url) >= args.workers and victims[0] not in worker_pids(proc.pid):
                             killed["replaced_ready_s"] = round(time.perf_counter() - stats.t0, 3)
                             return
                         time.sleep(0.02)
@@ -254,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
                         "(e.g. MJSVC_SUIT_TABLES=off to compare with the engine's memos alone)")
     args = p.parse_args(argv)
     log_dir = Path(tempfile.mkdtemp(prefix="mjsvc-coldstart-logs-"))
+    _survive_stream_loss()
     runs = []
     plan: list[float | None] = [None] * args.runs + ([args.kill_at] if args.kill_at >= 0 else [])
     for n, kill_at in enumerate(plan, 1):
