@@ -101,7 +101,7 @@ def test_class_combinations_match_the_search() -> None:
 
 def test_suit_splits_match_the_search_on_every_key() -> None:
     for key in _keys(9):
-        assert S.suit_splits.__wrapped__(key) == S._suit_splits_dfs(key), key  # type: ignore[attr-defined]
+        assert S.suit_splits.__wrapped__(key) == S._suit_splits_dfs(key), key  # type: ignore[attr-defined,arg-type]
 
 
 @pytest.mark.parametrize("stride", [pytest.param(1, marks=pytest.mark.slow), 3])

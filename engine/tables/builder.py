@@ -153,14 +153,16 @@ def _assemble(sections: dict[str, tuple[str, bytes]], counts: dict[str, int]) ->
     def align(n: int) -> int:
         return -(-n // F.ALIGN) * F.ALIGN
 
-    layout = {}
+    layout: dict[str, dict[str, int | str]] = {}
+    offsets: list[int] = []
     rel = 0
     for name, (code, data) in sections.items():
         layout[name] = {"type": code, "offset": rel, "length": len(data)}
+        offsets.append(rel)
         rel = align(rel + len(data))
     payload = bytearray(rel)
-    for name, (_, data) in sections.items():
-        payload[layout[name]["offset"]:layout[name]["offset"] + len(data)] = data
+    for at, (_, data) in zip(offsets, sections.values(), strict=True):
+        payload[at:at + len(data)] = data
     header = {"format": F.FORMAT_VERSION, "sources": source_digest(), "counts": counts,
               "sha256": hashlib.sha256(payload).hexdigest(), "sections": layout}
     text = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
