@@ -84,11 +84,12 @@ class BuildWithTables(build):
 
 
 class BuildExtWithTables(build_ext):
-    """`build_ext --inplace` (make): the tables file goes beside the sources, after the compile."""
+    """`build_ext --inplace` (make) and an editable install that compiles (`pip install -e .`): the
+    tables file goes beside the sources, after the compile."""
 
     def run(self) -> None:
         super().run()
-        if self.inplace:
+        if self.inplace or getattr(self, "editable_mode", False):
             write_suit_tables(HERE)
 
 

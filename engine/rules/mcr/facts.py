@@ -189,7 +189,7 @@ def _seven_pairs_wait(counts: list[int]) -> int | None:
 _STATUS: dict[tuple[int, ...], int] = {key: v // 2 for key, v in COMPLETE_SUITS.items()}
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)  # bounded; the mapped tables answer a miss
 def _suit_status(key: tuple[int, ...], honors: bool) -> int | None:
     """0: sets only, 1: sets and one pair, None: not complete (a kind may hold five)."""
     if TABLES is not None:
@@ -213,7 +213,7 @@ def _suit_status(key: tuple[int, ...], honors: bool) -> int | None:
     return n % 3 // 2
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)  # bounded; the mapped tables answer a miss
 def _suit_waits(key: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
     """(offset, status) for each kind of the suit whose one more copy makes the suit complete."""
     if TABLES is not None:
@@ -268,7 +268,7 @@ def _single_wait(standing: list[int], seven_pairs: bool) -> bool:
     return len(waits) == 1
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)  # bounded; the mapped tables answer a miss
 def _open_suit_waits(key: tuple[int, ...], honors: bool) -> tuple[int, ...] | None:
     """For the winning tile's suit of a hand with a standard decomposition: None if the suit is
     complete without the tile (pair and pung waits: the whole hand is looked at), else the offsets
