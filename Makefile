@@ -66,12 +66,14 @@ lint: setup
 bench: setup
 	$(BIN)/python -m bench
 
+# The warm load test, then the operator's view: fresh servers loaded at once, one with a worker killed.
 loadtest: setup
 	$(BIN)/python -m bench.loadtest
+	$(BIN)/python -m bench.coldstart
 
 # 30 minutes: 200 tables plus hostile traffic against a fresh server, worker RSS every 10 s (bench/results/soak.*)
 soak: setup
 	$(BIN)/python -m bench.soak
 
 clean:
-	rm -rf $(VENV) mjsvc/gen build .mypy_cache *.egg-info $$(find engine -name '*.so')
+	rm -rf $(VENV) mjsvc/gen build .mypy_cache *.egg-info $$(find engine -name '*.so') engine/tables/suits.bin
