@@ -13,7 +13,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine.errors import BadContextError, BadMeldError, BadTileError, EngineError
-from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, Suit, WinContext, Wind, make_hand, make_meld, winning_hand
+from engine.hand import (
+    ClaimedFrom,
+    Hand,
+    Meld,
+    MeldKind,
+    PriorKong,
+    Suit,
+    WinContext,
+    Wind,
+    make_hand,
+    make_meld,
+    winning_hand,
+)
 from engine.results import Analysis, DiscardOption, Evaluation, FanDef, FanHit, Scoring, TileCount
 from engine.shapes import Decomposition, ShapeKind, TileSet
 from engine.tiles import NUM_KINDS
@@ -121,7 +133,32 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
         void_suit=_suit(msg.void_suit, f"{field}.void_suit"),
         after_kong_discard=msg.after_kong_discard,
         seats_out=tuple(_wind(w, f"{field}.seats_out") for w in msg.seats_out),
+        prior_kong=_prior_kong(msg.prior_kong, f"{field}.prior_kong"),
+        prior_kong_claimed_from=_claimed_from(msg.prior_kong_claimed_from, f"{field}.prior_kong_claimed_from"),
     )
+
+
+def _prior_kong(value: int, field: str) -> PriorKong:
+    """SichuanKong and PriorKong share their numbers (0: none given)."""
+    if value not in (0, 1, 2, 3, 4):
+        raise BadContextError(f"{field}: {value} is not a SichuanKong value", field)
+    return PriorKong(value)
+
+
+def sichuan_options_from_proto(msg: pb.SichuanOptions, field: str = "options.sichuan") -> dict[str, object]:
+    """The Sichuan options a client set, by engine name (the rule set checks names, types and ranges):
+    an unset `optional` field and a zero enum keep their documented defaults."""
+    out: dict[str, object] = {}
+    if msg.variant:
+        out["variant"] = msg.variant  # SichuanVariant and engine Variant share their numbers
+    for name in ("fan_cap", "heavenly_earthly", "concealed_simples", "call_transfer"):
+        if msg.HasField(name):
+            out[name] = getattr(msg, name)
+    if msg.self_draw:
+        out["self_draw"] = msg.self_draw  # SichuanSelfDraw and engine SelfDraw share their numbers
+    if msg.void_suit:
+        out["void_suit"] = _suit(msg.void_suit, f"{field}.void_suit")
+    return out
 
 
 def _claimed_from(value: int, field: str) -> ClaimedFrom:
@@ -164,6 +201,8 @@ def analysis_to_wire(a: Analysis) -> bytes:
     for k, n in a.shanten_by_shape:
         parts.append(message_field(5, int_field(1, _SHAPES_TO_PROTO[k]) + int_field(2, n)))
     parts.append(int_field(6, a.useful_count))
+    if a.max_value:
+        parts.append(int_field(7, a.max_value))
     return b"".join(parts)
 
 
@@ -195,6 +234,7 @@ def analysis_to_proto(a: Analysis) -> pb.AnalyzeResponse:
         discards=[_discard(d) for d in a.discards],
         shanten_by_shape=[pb.ShapeShanten(shape=_SHAPES_TO_PROTO[k], shanten=s) for k, s in a.shanten_by_shape],
         useful_count=a.useful_count,
+        max_value=a.max_value,
     )
 
 
@@ -224,7 +264,8 @@ def _fan(h: FanHit) -> pb.Fan:
 
 def scoring_to_proto(s: Scoring) -> pb.Scoring:
     return pb.Scoring(fans=[_fan(h) for h in s.fans], total=s.total, meets_minimum=s.meets_minimum,
-                      decomposition=decomposition_to_proto(s.decomposition))
+                      decomposition=decomposition_to_proto(s.decomposition), points=s.points,
+                      payments=[pb.Payment(seat_wind=p.seat + 1, amount=p.amount) for p in s.payments])
 
 
 def evaluation_to_proto(e: Evaluation) -> pb.EvaluateResponse:
