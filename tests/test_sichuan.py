@@ -445,3 +445,17 @@ def test_list_fans() -> None:
     fans_, minimum = api.list_fans("sichuan")
     assert minimum == 0
     assert {f.id for f in fans_} == {int(f) for f in Fan}
+
+
+@pytest.mark.parametrize("void", [None, Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO])
+def test_max_value_fast_path_matches_every_tile_tried(void: Suit | None) -> None:
+    """Analyze tries only the shared analysis's waits; trying all 27 tiles gives the same waits and value."""
+    from bench.sichuan_cases import situations
+    from engine.rules.sichuan.scoring import wall_end_value
+
+    opts = SichuanOptions(void_suit=void)
+    for s in situations(150, 5 + (void or 0)):
+        h = make_hand(s.hand.concealed, s.hand.melds, sizes=(13,))
+        a = api.analyze(h, (), "sichuan", opts)
+        value, waits = wall_end_value(h, opts)
+        assert (a.max_value, tuple(t.tile for t in a.waits)) == (value, waits), str(h)

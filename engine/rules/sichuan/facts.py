@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from engine.hand import Hand, MeldKind, WinContext
 from engine.rules.sichuan.options import SichuanOptions
 from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet
-from engine.tiles import suit_of
 
 SUITED = frozenset(range(27))  # the 108-tile set: characters, dots, bamboo
 TWO_FIVE_EIGHT = frozenset(t for t in SUITED if t % 9 in (1, 4, 7))
@@ -43,47 +42,40 @@ class HandFacts:
 
 def hand_facts(hand: Hand) -> HandFacts:
     counts = [0] * 27
-    for t in hand.all_concealed():
+    for t in hand.concealed:
         counts[t] += 1
+    if hand.winning_tile is not None:
+        counts[hand.winning_tile] += 1
+    kongs = 0
     for m in hand.melds:
-        for t in m.tiles:
-            counts[t] += 1
+        counts[m.tiles[0]] += len(m.tiles)
+        kongs += m.kind == MeldKind.KONG
     return HandFacts(
         counts=tuple(counts),
-        suits=frozenset(suit_of(t) for t in range(27) if counts[t]),
-        kongs=sum(1 for m in hand.melds if m.kind == MeldKind.KONG),
-        fours=sum(1 for n in counts if n == 4),
+        suits=frozenset(s for s in (0, 1, 2) if any(counts[9 * s:9 * s + 9])),
+        kongs=kongs,
+        fours=counts.count(4),
         melds=len(hand.melds),
         has_pung_or_kong_meld=bool(hand.melds),
     )
 
 
-@dataclass(frozen=True, slots=True)
 class Facts:
-    """One decomposition seen through the Sichuan tables' eyes."""
+    """One decomposition seen through the Sichuan tables' eyes. What most rows read is worked out once
+    here: the shape, whether all sets are pungs or kongs (对对胡)."""
 
-    hand: Hand
-    ctx: WinContext
-    opts: SichuanOptions
-    dec: Decomposition
-    h: HandFacts
+    __slots__ = ("hand", "ctx", "opts", "dec", "h", "sets", "standard", "seven_pairs", "all_pungs")
 
-    @property
-    def sets(self) -> tuple[TileSet, ...]:
-        return self.dec.sets
-
-    @property
-    def standard(self) -> bool:
-        return self.dec.kind == ShapeKind.STANDARD
-
-    @property
-    def seven_pairs(self) -> bool:
-        return self.dec.kind == ShapeKind.SEVEN_PAIRS
-
-    @property
-    def all_pungs(self) -> bool:
-        """Four pungs or kongs and a pair (对对胡)."""
-        return self.standard and all(s.kind in (SetKind.PUNG, SetKind.KONG) for s in self.sets[:-1])
+    def __init__(self, hand: Hand, ctx: WinContext, opts: SichuanOptions, dec: Decomposition, h: HandFacts) -> None:
+        self.hand = hand
+        self.ctx = ctx
+        self.opts = opts
+        self.dec = dec
+        self.h = h
+        self.sets: tuple[TileSet, ...] = dec.sets
+        self.standard = dec.kind == ShapeKind.STANDARD
+        self.seven_pairs = dec.kind == ShapeKind.SEVEN_PAIRS
+        self.all_pungs = self.standard and not any(s.kind == SetKind.CHOW for s in dec.sets)
 
     @property
     def won_on_pair(self) -> bool:

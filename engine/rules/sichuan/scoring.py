@@ -182,10 +182,12 @@ def check_context(hand: Hand, ctx: WinContext, opts: SichuanOptions) -> None:
 _WALL_END = WinContext(discarded_by=ClaimedFrom.LEFT)  # a plain win on a discard: no situation fans
 
 
-def wall_end_value(hand: Hand, opts: SichuanOptions) -> tuple[int, tuple[int, ...]]:
+def wall_end_value(hand: Hand, opts: SichuanOptions, candidates: Sequence[int] = tuple(SUITED)
+                   ) -> tuple[int, tuple[int, ...]]:
     """For a 13-tile hand: the most any wait would score (Scoring.points of the best decomposition,
     a plain win on a discard: no self-draw, kong or last-tile fan) and the waits that win under
-    Sichuan. A tile whose four copies the hand already holds is no wait. (0, ()) when not ready."""
+    Sichuan. A tile whose four copies the hand already holds is no wait. (0, ()) when not ready.
+    `candidates`: the tiles to try (Analyze passes the shared analysis's waits, a superset of these)."""
     held = [0] * 27
     for t in hand.concealed:
         held[t] += 1
@@ -194,8 +196,8 @@ def wall_end_value(hand: Hand, opts: SichuanOptions) -> tuple[int, tuple[int, ..
             held[t] += 1
     void = opts.void_suit
     best, waits = 0, []
-    for t in sorted(SUITED):
-        if held[t] >= 4 or (void is not None and suit_of(t) == int(void)):
+    for t in sorted(candidates):
+        if t not in SUITED or held[t] >= 4 or (void is not None and suit_of(t) == int(void)):
             continue
         win = make_hand(hand.concealed, hand.melds, t)
         ev = score(win, _WALL_END, opts)
@@ -213,7 +215,7 @@ def analyze(hand: Hand, visible: Sequence[int], opts: SichuanOptions) -> Analysi
     base = analysis.analyze(hand, visible, tile_kinds=kinds, allow_quad_pairs=True)
     if hand.size != 13 or hand.winning_tile is not None:
         return base
-    value, winning = wall_end_value(hand, opts)
+    value, winning = wall_end_value(hand, opts, [tc.tile for tc in base.waits])
     waits = tuple(tc for tc in base.waits if tc.tile in winning)
     return Analysis(base.shanten, base.shanten_by_shape, waits, base.useful_tiles if base.shanten else waits,
                     base.useful_count if base.shanten else sum(tc.remaining for tc in waits), base.discards, value)
