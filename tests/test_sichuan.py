@@ -459,3 +459,26 @@ def test_max_value_fast_path_matches_every_tile_tried(void: Suit | None) -> None
         a = api.analyze(h, (), "sichuan", opts)
         value, waits = wall_end_value(h, opts)
         assert (a.max_value, tuple(t.tile for t in a.waits)) == (value, waits), str(h)
+
+
+# ---------------------------------------------------------------------------------------------
+# The CLI, as a user runs it (installed interpreter, empty working directory, clean environment)
+
+
+def _cli(*args: str):  # type: ignore[no-untyped-def]
+    import installed
+
+    return installed.run([installed.python(), "-m", "engine", *args], capture_output=True, timeout=60)
+
+
+def test_cli_score_and_analyze() -> None:
+    out = _cli("score", "11m22m", "--win", "1m", "--meld", "pung:555m", "--meld", "pung:777p", "--meld", "pung:999p",
+               "--rule-set", "sichuan", "--seat", "S", "--discarded-by", "left", "--void-suit", "s",
+               "--option", "fan_cap=3")
+    assert out.returncode == 0, out.stderr
+    assert "All Pungs (对对胡)" in out.stdout and "value 2" in out.stdout
+    assert "payments: East -2, South +2, West +0, North +0" in out.stdout
+    out = _cli("analyze", "1122334455667m", "--rule-set", "sichuan", "--option", "fan_cap=3")
+    assert out.returncode == 0 and "Most a wait would score (wall's end): 8" in out.stdout
+    out = _cli("analyze", "1122334455667m", "--rule-set", "sichuan", "--option", "fan_cap=5")
+    assert out.returncode == 2 and "BAD_OPTION" in out.stderr and "options.sichuan.fan_cap" in out.stderr
