@@ -11,8 +11,9 @@ engine wind + 1 with 0 read as east, and MeldKind / ClaimedFrom / SetKind share 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from engine.errors import BadContextError, BadMeldError, BadTileError, EngineError
+from engine.errors import BadContextError, BadMeldError, BadOptionError, BadTileError, EngineError
 from engine.hand import (
     ClaimedFrom,
     Hand,
@@ -91,10 +92,11 @@ def hand_from_proto(msg: pb.Hand, *, winning: bool, field: str = "hand") -> Hand
     concealed = tiles_from_proto(msg.concealed, f"{field}.concealed")
     melds = [meld_from_proto(m, f"{field}.melds[{i}]") for i, m in enumerate(msg.melds)]
     win = tile_from_proto(msg.winning_tile, f"{field}.winning_tile") if msg.winning_tile else None
+    reds = tiles_from_proto(msg.red_fives, f"{field}.red_fives") if msg.red_fives else ()
     try:
         if winning:
-            return winning_hand(concealed, melds, win)
-        return make_hand(concealed, melds, win, sizes=(13, 14))
+            return winning_hand(concealed, melds, win, reds)
+        return make_hand(concealed, melds, win, sizes=(13, 14), red_fives=reds)
     except EngineError as err:
         raise qualify(err, f"{field}.") from None
 
@@ -145,20 +147,34 @@ def _prior_kong(value: int, field: str) -> PriorKong:
     return PriorKong(value)
 
 
-def sichuan_options_from_proto(msg: pb.SichuanOptions, field: str = "options.sichuan") -> dict[str, object]:
-    """The Sichuan options a client set, by engine name (the rule set checks names, types and ranges):
-    an unset `optional` field and a zero enum keep their documented defaults."""
-    out: dict[str, object] = {}
-    if msg.variant:
-        out["variant"] = msg.variant  # SichuanVariant and engine Variant share their numbers
-    for name in ("fan_cap", "heavenly_earthly", "concealed_simples", "call_transfer"):
-        if msg.HasField(name):
-            out[name] = getattr(msg, name)
-    if msg.self_draw:
-        out["self_draw"] = msg.self_draw  # SichuanSelfDraw and engine SelfDraw share their numbers
-    if msg.void_suit:
-        out["void_suit"] = _suit(msg.void_suit, f"{field}.void_suit")
-    return out
+def options_from_proto(rule_set: str, msg: pb.RuleOptions | None, field: str = "options") -> dict[str, Any] | None:
+    """The options a client set, as the plain mapping `RuleSet.options` checks and types: the fields
+    present in the sub-message named after `rule_set` (RuleOptions.riichi for "riichi", ...; a rule set
+    adds its sub-message to the proto and nothing here). None when nothing is set (the defaults).
+    Options for another rule set than the one asked for are BAD_OPTION naming the sub-message."""
+    if msg is None:
+        return None
+    present = msg.ListFields()
+    if not present:
+        return None
+    out: dict[str, Any] | None = None
+    for desc, sub in present:
+        if desc.name != rule_set:
+            raise BadOptionError(f"{field}.{desc.name}: options of {desc.name} given for rule set {rule_set!r}",
+                                 f"{field}.{desc.name}")
+        out = {d.name: _option_value(rule_set, d.name, value, f"{field}.{desc.name}.{d.name}")
+               for d, value in sub.ListFields()}
+    return out or None
+
+
+def _option_value(rule_set: str, name: str, value: Any, field: str) -> Any:
+    """An option's wire value in engine terms: enums that share the engine's numbers pass as they are;
+    the few that are offset (a Suit) are converted here, the one place that knows the wire."""
+    if (rule_set, name) == ("sichuan", "void_suit"):  # Suit: engine suit + 1
+        if value not in (1, 2, 3):
+            raise BadOptionError(f"{field}: {value} is not a Suit value", field)
+        return Suit(value - 1)
+    return value
 
 
 def _claimed_from(value: int, field: str) -> ClaimedFrom:
