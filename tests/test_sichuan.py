@@ -13,7 +13,18 @@ from hypothesis import strategies as st
 
 from engine import api
 from engine.errors import EngineError
-from engine.hand import ClaimedFrom, Meld, MeldKind, PriorKong, Suit, WinContext, Wind, make_hand, make_meld, winning_hand
+from engine.hand import (
+    ClaimedFrom,
+    Meld,
+    MeldKind,
+    PriorKong,
+    Suit,
+    WinContext,
+    Wind,
+    make_hand,
+    make_meld,
+    winning_hand,
+)
 from engine.rules.sichuan.fans import Fan
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
 from engine.rules.sichuan.payments import seat_from
@@ -23,7 +34,8 @@ E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH
 MIL = SichuanOptions()
 CHENGDU = SichuanOptions(variant=Variant.CHENGDU)
 # The Chengdu rule sheet every Chengdu fixture below follows (its 血战到底 page): named in each test.
-CHENGDU_SHEET = "scmj client rule sheet, 血战到底 (QuiQiJingFeng/M2_CLIENT cocosstudio/games/scmj/scmjRuleListLayer.csd)"
+CHENGDU_SHEET = ("scmj client rule sheet, 血战到底 "
+                 "(QuiQiJingFeng/M2_CLIENT cocosstudio/games/scmj/scmjRuleListLayer.csd)")
 
 
 def pung(t: str) -> Meld:
@@ -387,8 +399,8 @@ GOLDEN = [
            {Fan.EIGHTEEN_ARHATS: 1}, 4, 16),
     Golden("清十八罗汉", hand("9m", "9m", kong("1m"), kong("3m"), kong("5m"), kong("7m")), discard(),
            {Fan.PURE_EIGHTEEN_ARHATS: 1}, 4, 16),
-    Golden("根 (a kong is one)", hand("123m456m789m1p", "1p", kong("5p")), discard(), {Fan.BASIC_WIN: 1, Fan.CD_ROOT: 1},
-           1, 2),
+    Golden("根 (a kong is one)", hand("123m456m789m1p", "1p", kong("5p")), discard(),
+           {Fan.BASIC_WIN: 1, Fan.CD_ROOT: 1}, 1, 2),
     Golden("杠上花", hand("123m456m789m1p", "1p", kong("5p")), drawn(replacement_tile=True),
            {Fan.BASIC_WIN: 1, Fan.CD_ROOT: 1, Fan.WIN_AFTER_KONG: 1}, 2, 4, payments={E: -5, S: 15, W: -5, N: -5}),
     Golden("杠上炮, 呼叫转移", hand(PLAIN, "5p"),
@@ -417,7 +429,8 @@ GOLDEN = [
            SichuanOptions(variant=Variant.CHENGDU, concealed_simples=True)),
     Golden("门清中张 off", hand("234m456m678m345p5p", "5p"), drawn(), {Fan.BASIC_WIN: 1}, 0, 1),
     Golden("中张 on a discard, no 门清", hand("234m456m678m345p5p", "5p"), discard(),
-           {Fan.BASIC_WIN: 1, Fan.ALL_SIMPLES: 1}, 1, 2, SichuanOptions(variant=Variant.CHENGDU, concealed_simples=True)),
+           {Fan.BASIC_WIN: 1, Fan.ALL_SIMPLES: 1}, 1, 2,
+           SichuanOptions(variant=Variant.CHENGDU, concealed_simples=True)),
 ]
 
 

@@ -147,7 +147,8 @@ def under_the_sea(f: Facts) -> list[Occurrence]:
 
 
 MIL_ROWS: tuple[Entry, ...] = (
-    _row(Fan.KONG, "Kong", "杠", 1, kongs, scope=Scope.SETS, description="+1 per declared kong (exposed, added or concealed)"),
+    _row(Fan.KONG, "Kong", "杠", 1, kongs, scope=Scope.SETS,
+         description="+1 per declared kong (exposed, added or concealed)"),
     _row(Fan.ROOT, "Root", "根", 1, mil_roots,
         description="+1 per four of a kind among all the hand's tiles that is not a declared kong"),
     _row(Fan.ALL_PUNGS, "All Pungs", "对对胡", 1, mil_all_pungs, description="four pungs or kongs and a pair"),
