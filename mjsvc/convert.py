@@ -281,7 +281,7 @@ def _fan(h: FanHit) -> pb.Fan:
 def scoring_to_proto(s: Scoring) -> pb.Scoring:
     return pb.Scoring(fans=[_fan(h) for h in s.fans], total=s.total, meets_minimum=s.meets_minimum,
                       decomposition=decomposition_to_proto(s.decomposition), points=s.points,
-                      payments=[pb.Payment(seat_wind=p.seat + 1, amount=p.amount) for p in s.payments])
+                      payments=[pb.Payment(seat_wind=seat + 1, amount=amount) for seat, amount in s.payments])
 
 
 def evaluation_to_proto(e: Evaluation) -> pb.EvaluateResponse:

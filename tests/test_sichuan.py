@@ -69,7 +69,7 @@ def fans(ev) -> dict[int, int]:  # type: ignore[no-untyped-def]
 
 
 def net(ev) -> dict[Wind, int]:  # type: ignore[no-untyped-def]
-    return {Wind(p.seat): p.amount for p in ev.best.payments}
+    return {Wind(seat): amount for seat, amount in ev.best.payments}
 
 
 def code_of(fn) -> tuple[str, str]:  # type: ignore[no-untyped-def]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from engine import analysis
 from engine.errors import BadContextError, BadMeldError, BadOptionError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, MeldKind, PriorKong, Suit, WinContext, Wind, make_hand
-from engine.results import Analysis, Evaluation, FanHit, Payment, Scoring
+from engine.results import Analysis, Evaluation, FanHit, Scoring
 from engine.rules.principles import Principles
 from engine.rules.sichuan import payments
 from engine.rules.sichuan.facts import SUITED, Facts, HandFacts, hand_facts
@@ -75,11 +75,11 @@ def score_decomposition(f: Facts) -> tuple[Scoring, int]:
     total = cap if first_turn else min(uncapped, cap)  # MIL: no fan item, the cap itself
     total = min(total, cap)
     value = 2 ** total
-    return Scoring(tuple(hits), total, True, f.dec, value, settle(f.ctx, f.opts, value)), uncapped
+    return Scoring(tuple(hits), total, True, f.dec, points=value, payments=settle(f.ctx, f.opts, value)), uncapped
 
 
-def settle(ctx: WinContext, opts: SichuanOptions, value: int) -> tuple[Payment, ...]:
-    """Every seat's signed change for this win (see payments.py)."""
+def settle(ctx: WinContext, opts: SichuanOptions, value: int) -> tuple[tuple[int, int], ...]:
+    """Every seat's signed change for this win, (seat wind, amount), East first (see payments.py)."""
     winner = ctx.seat_wind
     discarder = None if ctx.self_drawn else payments.seat_from(winner, ctx.discarded_by)
     supplier = None
@@ -90,7 +90,7 @@ def settle(ctx: WinContext, opts: SichuanOptions, value: int) -> tuple[Payment, 
         add_base=opts.self_draw == SelfDraw.ADD_BASE, discarder=discarder, seats_out=ctx.seats_out,
         kong=ctx.prior_kong, kong_declarer=discarder, kong_supplier=supplier,
         kong_to_winner=ctx.after_kong_discard and opts.transfers_kong_money)
-    return tuple(Payment(int(seat), amount) for seat, amount in rows)
+    return tuple((int(seat), amount) for seat, amount in rows)
 
 
 def score(hand: Hand, ctx: WinContext, opts: SichuanOptions) -> Evaluation:
