@@ -26,12 +26,12 @@ def generate() -> None:
             f"--grpc_python_out={OUT}", *protos]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
-    for path in OUT.rglob("*.py*"):
+    for path in [*OUT.rglob("*.py"), *OUT.rglob("*.pyi")]:  # not the bytecode in __pycache__
         text = path.read_text()
         fixed = re.sub(r"^from mahjong\.", "from mjsvc.gen.mahjong.", text, flags=re.M)
         if fixed != text:
             path.write_text(fixed)
-    for d in [OUT, *[p for p in OUT.rglob("*") if p.is_dir()]]:
+    for d in [OUT, *[p for p in OUT.rglob("*") if p.is_dir() and p.name != "__pycache__"]]:
         (d / "__init__.py").touch()
 
 
