@@ -182,7 +182,8 @@ def _scoring_lines(s: Scoring) -> list[str]:
     if s.points:
         lines.append(f"  value {s.points}")
     if s.payments:
-        lines.append("  payments: " + ", ".join(f"{Wind(seat).name.title()} {amount:+d}" for seat, amount in s.payments))
+        paid = [f"{Wind(seat).name.title()} {amount:+d}" for seat, amount in s.payments]
+        lines.append("  payments: " + ", ".join(paid))
     for hit in s.fans:
         times = f" x{hit.count}" if hit.count != 1 else ""
         lines.append(f"  {hit.fan.id:>3}  {hit.fan.name} ({hit.fan.name_zh}){times}  {hit.points}")
