@@ -11,6 +11,7 @@ from engine.hand import Suit
 from engine.rules.model import Options, option
 
 FAN_CAPS = (3, 4)
+_SUIT_LETTERS = {"m": Suit.CHARACTERS, "p": Suit.DOTS, "s": Suit.BAMBOO}  # the tile notation's suit letters
 
 
 class Variant(IntEnum):
@@ -50,11 +51,11 @@ class SichuanOptions(Options):
             raise BadOptionError("options.sichuan.call_transfer: expected true, false or unset",
                                  "options.sichuan.call_transfer")
         if self.void_suit is not None:
-            try:
-                object.__setattr__(self, "void_suit", Suit(self.void_suit))
-            except ValueError:
-                raise BadOptionError(f"options.sichuan.void_suit: {self.void_suit!r} is not a suit (0-2)",
-                                     "options.sichuan.void_suit") from None
+            suit = _SUIT_LETTERS.get(self.void_suit) if type(self.void_suit) is str else self.void_suit
+            if type(suit) is bool or suit not in (0, 1, 2):
+                raise BadOptionError(f"options.sichuan.void_suit: {self.void_suit!r} is not a suit (m, p or s)",
+                                     "options.sichuan.void_suit")
+            object.__setattr__(self, "void_suit", Suit(suit))
 
     @property
     def transfers_kong_money(self) -> bool:

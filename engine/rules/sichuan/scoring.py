@@ -212,7 +212,7 @@ def analyze(hand: Hand, visible: Sequence[int], opts: SichuanOptions) -> Analysi
     Sichuan (void suit kept) and `max_value` the wall's-end value."""
     check_hand(hand)
     kinds = SUITED if opts.void_suit is None else frozenset(t for t in SUITED if suit_of(t) != int(opts.void_suit))
-    base = analysis.analyze(hand, visible, tile_kinds=kinds, allow_quad_pairs=True)
+    base = analysis.analyze(hand, visible, tile_kinds=kinds, allow_quad_pairs=True, shapes=SHAPES)
     if hand.size != 13 or hand.winning_tile is not None:
         return base
     value, winning = wall_end_value(hand, opts, [tc.tile for tc in base.waits])
