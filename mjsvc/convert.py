@@ -34,7 +34,9 @@ from mjsvc.errors import qualify
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.wire import int_field, message_field
 
-_SHAPES_TO_PROTO: dict[ShapeKind, int] = {
+# Values given to proto enum fields are typed Any: they are ints at run time, and the generated stubs type
+# such fields as their enum class.
+_SHAPES_TO_PROTO: dict[ShapeKind, Any] = {
     ShapeKind.STANDARD: pb.SHAPE_KIND_STANDARD,
     ShapeKind.SEVEN_PAIRS: pb.SHAPE_KIND_SEVEN_PAIRS,
     ShapeKind.THIRTEEN_ORPHANS: pb.SHAPE_KIND_THIRTEEN_ORPHANS,
@@ -196,12 +198,16 @@ def _suit(value: int, field: str) -> Suit | None:
 # engine -> proto
 
 
+def _enum(value: int) -> Any:
+    return value
+
+
 def _tc(tc: TileCount) -> pb.TileCount:
-    return pb.TileCount(tile=tc.tile + 1, remaining=tc.remaining, all_copies_held=tc.all_copies_held)
+    return pb.TileCount(tile=_enum(tc.tile + 1), remaining=tc.remaining, all_copies_held=tc.all_copies_held)
 
 
 def _discard(d: DiscardOption) -> pb.DiscardOption:
-    return pb.DiscardOption(tile=d.tile + 1, shanten=d.shanten, useful_tiles=[_tc(t) for t in d.useful_tiles],
+    return pb.DiscardOption(tile=_enum(d.tile + 1), shanten=d.shanten, useful_tiles=[_tc(t) for t in d.useful_tiles],
                             useful_count=d.useful_count)
 
 
@@ -254,12 +260,12 @@ def analysis_to_proto(a: Analysis) -> pb.AnalyzeResponse:
     )
 
 
-def _tiles(tiles: Sequence[int]) -> list[int]:
+def _tiles(tiles: Sequence[int]) -> list[Any]:
     return [t + 1 for t in tiles]
 
 
 def _tile_set(s: TileSet) -> pb.TileSet:
-    out = pb.TileSet(kind=int(s.kind), tiles=_tiles(s.tiles), concealed=s.concealed)
+    out = pb.TileSet(kind=_enum(s.kind), tiles=_tiles(s.tiles), concealed=s.concealed)
     if s.meld_index is not None:
         out.meld_index = s.meld_index
     if s.win_offset is not None:
@@ -283,7 +289,7 @@ def scoring_to_proto(s: Scoring) -> pb.Scoring:
                      decomposition=decomposition_to_proto(s.decomposition))
     if s.han or s.fu or s.points or s.payments or s.reason:  # rule sets that price or settle a win (Riichi, Sichuan)
         out.han, out.fu, out.yakuman, out.points, out.reason = s.han, s.fu, s.yakuman, s.points, s.reason
-        out.payments.extend([pb.Payment(seat_wind=seat + 1, amount=amount) for seat, amount in s.payments])
+        out.payments.extend([pb.Payment(seat_wind=_enum(seat + 1), amount=amount) for seat, amount in s.payments])
         out.fu_parts.extend([pb.FuPart(reason=why, fu=fu) for why, fu in s.fu_parts])
     return out
 
@@ -302,3 +308,29 @@ def fan_def_to_proto(f: FanDef) -> pb.FanDefinition:
 
 def fans_to_proto(rule_set: str, fans: Sequence[FanDef], min_points: int) -> pb.ListFansResponse:
     return pb.ListFansResponse(rule_set=rule_set, fans=[fan_def_to_proto(f) for f in fans], min_points=min_points)
+
+
+# ---------------------------------------------------------------------------------------------
+# engine -> proto requests: what a client sends (the load generator, tests and benches share these)
+
+
+def tiles_to_proto(tiles: Iterable[int]) -> list[Any]:
+    """Engine tile indices as proto Tile values."""
+    return [t + 1 for t in tiles]
+
+
+def meld_to_proto(m: Meld) -> pb.Meld:
+    """An engine Meld as the request's Meld (MeldKind and ClaimedFrom share their numbers)."""
+    out = pb.Meld(kind=_enum(m.kind), tiles=tiles_to_proto(m.tiles), concealed=m.concealed, added=m.added,
+                  claimed_from=_enum(m.claimed_from))
+    if m.claimed_index is not None:
+        out.claimed_index = m.claimed_index
+    return out
+
+
+def hand_to_proto(concealed: Iterable[int], melds: Iterable[Meld] = (), winning_tile: int | None = None) -> pb.Hand:
+    """A request's Hand from engine tile indices and melds; the concealed tiles sorted."""
+    out = pb.Hand(concealed=tiles_to_proto(sorted(concealed)), melds=[meld_to_proto(m) for m in melds])
+    if winning_tile is not None:
+        out.winning_tile = _enum(winning_tile + 1)
+    return out
