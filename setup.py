@@ -49,6 +49,10 @@ COMPILED = [
     "engine/rules/riichi/fu.py",
     "engine/rules/riichi/payments.py",
     "engine/rules/riichi/scoring.py",
+    "engine/rules/sichuan/facts.py",
+    "engine/rules/sichuan/fans.py",
+    "engine/rules/sichuan/payments.py",
+    "engine/rules/sichuan/scoring.py",
     "engine/tables/format.py",
     "engine/tables/loader.py",
 ]
