@@ -83,7 +83,11 @@ class Gateway:
     async def start(self) -> int:
         limit = self.cfg.max_message_bytes + 1024
         self._channel = grpc.aio.insecure_channel(self.cfg.target, options=[
-            ("grpc.max_send_message_length", limit), ("grpc.max_receive_message_length", limit)])
+            ("grpc.max_send_message_length", limit), ("grpc.max_receive_message_length", limit),
+            # a gRPC server started after the gateway, or restarted, is reached within 2 s (gRPC's
+            # default backoff grows to 120 s, answering UNAVAILABLE all that time)
+            ("grpc.initial_reconnect_backoff_ms", 200), ("grpc.min_reconnect_backoff_ms", 200),
+            ("grpc.max_reconnect_backoff_ms", 2000)])
         self._server = await asyncio.start_server(self._connection, self.cfg.host, self.cfg.port,
                                                   limit=self.cfg.max_header_bytes)
         port = int(self._server.sockets[0].getsockname()[1])
