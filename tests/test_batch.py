@@ -7,6 +7,7 @@ import subprocess
 import sys
 from typing import Any
 
+import installed
 import pytest
 
 from engine.tiles import parse_tiles
@@ -19,8 +20,8 @@ def T(text: str) -> list[str]:
 
 
 def run_batch(lines: list[str], *args: str) -> list[dict[str, Any]]:
-    proc = subprocess.run([sys.executable, "-m", "mjsvc", "batch", *args], input="\n".join(lines) + "\n",
-                          capture_output=True, text=True, timeout=120)
+    proc = installed.run([installed.script("mjsvc"), "batch", *args], input="\n".join(lines) + "\n",
+                         capture_output=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
     assert len(out) == len(lines), (out, proc.stderr)
@@ -53,8 +54,10 @@ ERROR_CASES: list[tuple[str, str, dict[str, Any], str, str]] = [
     ("BAD_CONTEXT_WIND", "Evaluate", {**WIN, "context": {"seat_wind": 7}}, "BAD_CONTEXT", "context.seat_wind"),
     ("MISSING_WINNING_TILE", "Evaluate", {"hand": {"concealed": T("123m456p789s1123z")}}, "MISSING_WINNING_TILE",
      "hand.winning_tile"),
-    ("UNKNOWN_RULE_SET", "Evaluate", {"rule_set": "riichi", **WIN}, "UNKNOWN_RULE_SET", "rule_set"),
-    ("UNKNOWN_RULE_SET_FANS", "ListFans", {"rule_set": "riichi"}, "UNKNOWN_RULE_SET", "rule_set"),
+    ("UNKNOWN_RULE_SET", "Evaluate", {"rule_set": "no-such-rules", **WIN}, "UNKNOWN_RULE_SET", "rule_set"),
+    ("UNKNOWN_RULE_SET_FANS", "ListFans", {"rule_set": "no-such-rules"}, "UNKNOWN_RULE_SET", "rule_set"),
+    ("BAD_OPTION", "Evaluate", {**WIN, "options": {"riichi": {"open_tanyao": False}}}, "BAD_OPTION",
+     "options.riichi"),
 ]
 
 
