@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
+from grpc_health.v1.health_pb2 import HealthCheckRequest, HealthCheckResponse
 
 from mjsvc.errors import BAD_REQUEST, Failure
 from mjsvc.web import framing
@@ -122,7 +123,11 @@ class Gateway:
                     writer.write(_plain(e.status, e.message).encode(keep_alive=False))
                     await writer.drain()
                     return
-                response = await self.handle(request)
+                try:
+                    response = await self.handle(request)
+                except Exception:  # a bug of ours: answer it, keep serving others
+                    log.exception("%s %s failed", request.method, request.path)
+                    response = _plain(500, "internal error of the gateway (logged)")
                 keep = request.keep_alive
                 writer.write(response.encode(keep_alive=keep, head_only=request.method == "HEAD"))
                 await writer.drain()
@@ -253,12 +258,16 @@ class Gateway:
         ])
 
     async def _health(self) -> Response:
+        """200 when the gRPC server's health check says SERVING, 503 with what it said otherwise."""
         assert self._channel is not None
+        check = self._channel.unary_unary(HEALTH_CHECK, request_serializer=HealthCheckRequest.SerializeToString,
+                                          response_deserializer=HealthCheckResponse.FromString)
         try:
-            await self._channel.unary_unary(HEALTH_CHECK)(b"", timeout=5)
+            answer = await check(HealthCheckRequest(), timeout=5)
         except grpc.aio.AioRpcError as e:
             return _plain(503, f"gRPC server {self.cfg.target}: {e.code().name} {e.details() or ''}".strip())
-        return _plain(200, "ok")
+        status = HealthCheckResponse.ServingStatus.Name(answer.status)
+        return _plain(200 if answer.status == HealthCheckResponse.SERVING else 503, status)
 
 
 def _metadata(request: Request) -> tuple[tuple[str, str | bytes], ...]:
