@@ -64,8 +64,8 @@ class Gateway:
             try:
                 c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
                 c.request("GET", "/healthz")
-                if c.getresponse().status == 200:
-                    return
+                c.getresponse()  # any answer: listening (the server's readiness is Server.wait_ready's)
+                return
             except OSError:
                 pass
             time.sleep(0.1)

@@ -77,6 +77,7 @@ class Gateway:
         self._channel: grpc.aio.Channel | None = None
         self._server: asyncio.AbstractServer | None = None
         self._connections = 0
+        self._writers: set[asyncio.StreamWriter] = set()
         self._playground = Path(cfg.playground).resolve() if cfg.playground else None
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -97,6 +98,8 @@ class Gateway:
     async def close(self) -> None:
         if self._server is not None:
             self._server.close()
+            for writer in list(self._writers):  # idle keep-alive connections would hold wait_closed()
+                writer.close()
             await self._server.wait_closed()
         if self._channel is not None:
             await self._channel.close()
@@ -105,6 +108,7 @@ class Gateway:
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._connections += 1
+        self._writers.add(writer)
         try:
             if self._connections > self.cfg.max_connections:
                 writer.write(Response(503, b"too many connections\n", [("Content-Type", "text/plain")])
@@ -135,8 +139,12 @@ class Gateway:
                     return
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
+        except asyncio.CancelledError:
+            # Shutting down. Ending normally: Python 3.11's stream callback logs a cancelled handler as an error.
+            pass
         finally:
             self._connections -= 1
+            self._writers.discard(writer)
             writer.close()
 
     async def handle(self, request: Request) -> Response:
