@@ -34,6 +34,11 @@ COMPILED = [
     "engine/rules/mcr/facts.py",
     "engine/rules/mcr/predicates.py",
     "engine/rules/mcr/scoring.py",
+    "engine/rules/riichi/facts.py",
+    "engine/rules/riichi/predicates.py",
+    "engine/rules/riichi/fu.py",
+    "engine/rules/riichi/payments.py",
+    "engine/rules/riichi/scoring.py",
 ]
 
 

@@ -3,6 +3,8 @@
     python -m engine analyze "123m456p789s1122z"
     python -m engine analyze "23m456p789sEE" --meld pung:CCC --visible "1m4m4m"
     python -m engine score "123m456p789s11sEE" --win E --self-drawn --seat E --prevalent S --flowers 2
+    python -m engine score "234m567p55s11z" --meld chow:678s --win 1z --discarded-by across --seat S \
+        --red 5p --dora 4p --rule-set riichi --option open_tanyao=false
 
 Tiles: suit groups `123m456p789s`, honours as `1z`-`7z` (E S W N white green red) or the letters
 E S W N C F P (C red, F green, P white).
@@ -25,11 +27,11 @@ import sys
 from collections.abc import Sequence
 
 from engine import api
-from engine.errors import BadContextError, BadMeldError, EngineError
+from engine.errors import BadContextError, BadMeldError, BadOptionError, EngineError
 from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, WinContext, Wind, make_hand, make_meld, winning_hand
 from engine.results import Analysis, Evaluation, Scoring, TileCount
 from engine.shapes import ShapeKind
-from engine.tiles import format_tile, parse_tile, parse_tiles
+from engine.tiles import format_tile, format_tiles, parse_tile, parse_tiles
 
 _KINDS = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG}
 _SEATS = {"left": ClaimedFrom.LEFT, "across": ClaimedFrom.ACROSS, "right": ClaimedFrom.RIGHT}
@@ -125,18 +127,32 @@ def _scoring_lines(s: Scoring) -> list[str]:
     return lines
 
 
+def _han_fu_lines(s: Scoring) -> list[str]:
+    """The Riichi part of an answer: han, fu and their parts, the hand's points and the payments."""
+    lines = [f"Yakuman x{s.yakuman}: {s.points} points" if s.yakuman else f"{s.han} han {s.fu} fu: {s.points} points"]
+    if s.fu_parts:
+        lines.append("  fu: " + ", ".join(f"{why} {fu}" for why, fu in s.fu_parts))
+    lines.append("  payments: " + ", ".join(f"{Wind(seat).name.title()} {amount:+d}" for seat, amount in s.payments))
+    return lines
+
+
 def format_evaluation(hand: Hand, ctx: WinContext, result: Evaluation, show_all: bool) -> str:
     flags = [name for name in ("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
-                               "heavenly", "earthly", "ready_declared", "heavenly_ready") if getattr(ctx, name)]
-    lines = [f"Hand: {hand}",
+                               "heavenly", "earthly", "ready_declared", "heavenly_ready", "riichi", "double_riichi",
+                               "ippatsu") if getattr(ctx, name)]
+    lines = [f"Hand: {hand}" + (f" (red {format_tiles(hand.red_fives)})" if hand.red_fives else ""),
              f"Seat {Wind(ctx.seat_wind).name.title()}, prevalent {Wind(ctx.prevalent_wind).name.title()}, "
              f"{ctx.flowers} flower(s)" + (f"; {', '.join(flags)}" if flags else "")]
     if not result.is_win or result.best is None:
-        lines.append("Not a winning hand.")
+        why = f": {result.best.reason}" if result.best is not None and result.best.reason else "."
+        lines.append(f"Not a winning hand{why}")
         return "\n".join(lines)
     best = result.best
     below = "" if best.meets_minimum else " (below the minimum: not a legal win)"
-    lines.append(f"Total: {best.total} points{below}")
+    if best.payments:
+        lines += _han_fu_lines(best)
+    else:
+        lines.append(f"Total: {best.total} points{below}")
     lines += _scoring_lines(best)
     if show_all:
         for alt in result.alternatives:
@@ -157,19 +173,47 @@ def _melds(texts: Sequence[str]) -> tuple[Meld, ...]:
 def cmd_analyze(args: argparse.Namespace) -> str:
     hand = make_hand(parse_tiles(args.hand, "concealed"), _melds(args.meld), sizes=(13, 14))
     visible = parse_tiles(args.visible, "visible") if args.visible else []
-    return format_analysis(hand, api.analyze(hand, visible, args.rule_set))
+    return format_analysis(hand, api.analyze(hand, visible, args.rule_set, parse_options(args.option)))
 
 
 def cmd_score(args: argparse.Namespace) -> str:
     win = parse_tile(args.win, "winning_tile") if args.win else None
-    hand = winning_hand(parse_tiles(args.hand, "concealed"), _melds(args.meld), win)
+    reds = parse_tiles(args.red, "red_fives") if args.red else ()
+    hand = winning_hand(parse_tiles(args.hand, "concealed"), _melds(args.meld), win, reds)
+    discarded_by = ClaimedFrom.NONE
+    if args.discarded_by:
+        if args.discarded_by.lower() not in _SEATS:
+            raise BadContextError(f"discarded_by: {args.discarded_by!r} is not left, across or right", "discarded_by")
+        discarded_by = _SEATS[args.discarded_by.lower()]
     ctx = WinContext(
         self_drawn=args.self_drawn, last_of_kind=args.last_of_kind, replacement_tile=args.replacement,
         robbing_kong=args.robbing, last_wall_tile=args.last_tile,
         seat_wind=parse_wind(args.seat, "seat_wind"), prevalent_wind=parse_wind(args.prevalent, "prevalent_wind"),
         flowers=args.flowers, heavenly=args.heavenly, earthly=args.earthly, ready_declared=args.ready,
-        heavenly_ready=args.heavenly_ready)
-    return format_evaluation(hand, ctx, api.evaluate(hand, ctx, args.rule_set), args.all)
+        heavenly_ready=args.heavenly_ready, riichi=args.riichi, double_riichi=args.double_riichi,
+        ippatsu=args.ippatsu, dora_indicators=tuple(parse_tiles(args.dora, "dora_indicators")) if args.dora else (),
+        ura_dora_indicators=tuple(parse_tiles(args.ura, "ura_dora_indicators")) if args.ura else (),
+        honba=args.honba, riichi_sticks=args.sticks, discarded_by=discarded_by)
+    return format_evaluation(hand, ctx, api.evaluate(hand, ctx, args.rule_set, parse_options(args.option)), args.all)
+
+
+def parse_options(texts: Sequence[str]) -> dict[str, object] | None:
+    """NAME=VALUE pairs (true/false, integers, words) as the mapping the rule set checks (BAD_OPTION)."""
+    out: dict[str, object] = {}
+    for text in texts:
+        name, sep, raw = text.partition("=")
+        if not sep or not name.strip():
+            raise BadOptionError(f"options: {text!r} is not NAME=VALUE", "options")
+        value: object = raw.strip()
+        low = raw.strip().lower()
+        if low in ("true", "yes", "on"):
+            value = True
+        elif low in ("false", "no", "off"):
+            value = False
+        elif low.lstrip("-").isdigit():
+            value = int(low)
+        out[name.strip()] = value
+    return out or None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -180,7 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:FLAGS]",
                        help="a declared meld, e.g. chow:123m, pung:EEE:from=across, kong:5555p:concealed")
-        p.add_argument("--rule-set", default="mcr", help="rule set (default mcr)")
+        p.add_argument("--rule-set", default="mcr", help="rule set: mcr (default), mcr2p, riichi")
+        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                       help="a rule option, e.g. open_tanyao=false, double_wind_pair_fu=2 (riichi)")
 
     a = sub.add_parser("analyze", help="shanten, waits and useful tiles (13 tiles) or discard advice (14 tiles)",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -205,6 +251,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--earthly", action="store_true", help="non-dealer complete on the first draw")
     s.add_argument("--ready", action="store_true", help="ready hand declared")
     s.add_argument("--heavenly-ready", action="store_true", help="ready declared on the deal")
+    s.add_argument("--riichi", action="store_true", help="riichi declared (riichi)")
+    s.add_argument("--double-riichi", action="store_true", help="riichi declared on the first turn (riichi)")
+    s.add_argument("--ippatsu", action="store_true", help="won within a go-around after riichi (riichi)")
+    s.add_argument("--dora", default="", help="dora indicators, e.g. 4p1z (riichi)")
+    s.add_argument("--ura", default="", help="ura dora indicators (riichi)")
+    s.add_argument("--red", default="", help="the red fives among the hand's tiles, e.g. 5p5s (riichi)")
+    s.add_argument("--honba", type=int, default=0, help="honba counters (riichi)")
+    s.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (riichi)")
+    s.add_argument("--discarded-by", default="", help="who discarded the winning tile: left, across, right (riichi)")
     s.add_argument("--all", action="store_true", help="also show the other decompositions")
     common(s)
     s.set_defaults(run=cmd_score)

@@ -30,13 +30,14 @@ Rulings (where rule books differ or the contract is silent):
    too) or with riichi; a replacement tile on the last wall tile (no kong once the wall is empty); a win
    on a discard without `discarded_by` (BAD_CONTEXT), a self-drawn one with it; flowers (BAD_CONTEXT: the
    game has none); more than 5 dora or ura dora indicators, honba or riichi sticks outside 0..100
-   (BAD_CONTEXT); an indicator that would be a fifth copy of a tile with the hand's (TOO_MANY_COPIES).
+   (BAD_CONTEXT); an indicator that would be a fifth copy of a tile with the hand's (TOO_MANY_COPIES); all
+   four copies of a 5 held without its red five while the option red_fives is on (field red_fives).
 """
 
 from __future__ import annotations
 
 from engine.errors import BadContextError, ContradictoryContextError, TooManyCopiesError
-from engine.hand import ClaimedFrom, Hand, WinContext, Wind
+from engine.hand import FIVES, ClaimedFrom, Hand, WinContext, Wind
 from engine.rules.model import ALL_TILES, RuleSet
 from engine.rules.riichi.options import RiichiOptions
 from engine.rules.riichi.scoring import SHAPES, evaluate
@@ -53,15 +54,19 @@ def _clash(field: str, why: str) -> None:
 
 def check_context(hand: Hand, ctx: WinContext, options: RiichiOptions) -> None:
     """The Riichi context checks beyond engine.hand.validate_context (ruling 7)."""
-    for name in ("riichi", "double_riichi", "ippatsu"):
-        if type(getattr(ctx, name)) is not bool:
-            raise BadContextError(f"{name}: expected true or false, got {getattr(ctx, name)!r}", name)
+    if type(ctx.riichi) is not bool or type(ctx.double_riichi) is not bool or type(ctx.ippatsu) is not bool:
+        for name in ("riichi", "double_riichi", "ippatsu"):
+            if type(getattr(ctx, name)) is not bool:
+                raise BadContextError(f"{name}: expected true or false, got {getattr(ctx, name)!r}", name)
     if ctx.flowers:
         raise BadContextError(f"flowers: Riichi is played without flowers, got {ctx.flowers}", "flowers")
-    for name in ("honba", "riichi_sticks"):
-        value = getattr(ctx, name)
-        if type(value) is not int or not 0 <= value <= MAX_COUNTERS:
-            raise BadContextError(f"{name}: {value!r} is out of range 0..{MAX_COUNTERS}", name)
+    honba, sticks = ctx.honba, ctx.riichi_sticks
+    if type(honba) is not int or type(sticks) is not int or not (0 <= honba <= MAX_COUNTERS
+                                                                 and 0 <= sticks <= MAX_COUNTERS):
+        for name in ("honba", "riichi_sticks"):
+            value = getattr(ctx, name)
+            if type(value) is not int or not 0 <= value <= MAX_COUNTERS:
+                raise BadContextError(f"{name}: {value!r} is out of range 0..{MAX_COUNTERS}", name)
     counts = hand.counts()
     for name in ("dora_indicators", "ura_dora_indicators"):
         tiles = getattr(ctx, name)
@@ -73,6 +78,13 @@ def check_context(hand: Hand, ctx: WinContext, options: RiichiOptions) -> None:
             if counts[t] > 4:
                 raise TooManyCopiesError(f"{name}: {format_tile(t)} would be a fifth copy with the hand's tiles "
                                          "and the other indicators", name)
+    if options.red_fives:
+        for five in FIVES:
+            if counts[five] - ctx.dora_indicators.count(five) - ctx.ura_dora_indicators.count(five) == 4 \
+                    and five not in hand.red_fives:
+                raise ContradictoryContextError(
+                    f"red_fives: the hand holds all four {format_tile(five)}, so one is the red five (option "
+                    "red_fives on): list it in red_fives", "red_fives")
     declared = ctx.riichi or ctx.double_riichi
     claimed = [m for m in hand.melds if not m.concealed]
     if declared and claimed:

@@ -9,38 +9,51 @@ hand that would have 20 is 30, seven pairs is 25.
 
 from __future__ import annotations
 
-from engine.rules.riichi.facts import KANCHAN, KONG, PENCHAN, TANKI, Facts
-from engine.tiles import format_tiles, is_terminal_or_honor
+from engine.rules.riichi.facts import KANCHAN, PENCHAN, TANKI, Facts, is_outside
+from engine.tiles import format_tile
 
 SEVEN_PAIRS_FU = 25
+_SEVEN_PAIRS_PARTS = (("seven pairs", SEVEN_PAIRS_FU),)
+# The labels of the parts, built once: [concealed][kong][tile] and [tile].
+_SET_LABEL = tuple(tuple(tuple((("concealed " if c else "open ") + ("kong " if k else "pung ") + format_tile(t))
+                               for t in range(34)) for k in (False, True)) for c in (False, True))
+_PAIR_LABEL = tuple("pair of " + format_tile(t) for t in range(34))
 
 
 def fu(f: Facts, pinfu: bool) -> tuple[int, tuple[tuple[str, int], ...]]:
     """(fu rounded up, the parts before rounding)."""
     if f.seven_pairs:
-        return SEVEN_PAIRS_FU, (("seven pairs", SEVEN_PAIRS_FU),)
+        return SEVEN_PAIRS_FU, _SEVEN_PAIRS_PARTS
     parts: list[tuple[str, int]] = [("base", 20)]
-    if f.closed and not f.ctx.self_drawn:
+    closed = f.closed
+    if closed and not f.self_drawn:
         parts.append(("closed hand won on a discard", 10))
-    if f.ctx.self_drawn and not pinfu:
+    if f.self_drawn and not pinfu:
         parts.append(("self-drawn", 2))
-    for g in f.pungs:
+    pungs = f.pungs
+    n_kong = f.n_kongs
+    for i in range(len(pungs)):
+        t = pungs[i]
+        concealed = f.pung_concealed[i]
+        kong = n_kong > 0 and f.pung_kong[i]
         n = 2
-        if g.concealed:
+        if concealed:
             n *= 2
-        if is_terminal_or_honor(g.first):
+        if is_outside(t):
             n *= 2
-        if g.kind == KONG:
+        if kong:
             n *= 4
-        what = ("concealed " if g.concealed else "open ") + ("kong " if g.kind == KONG else "pung ")
-        parts.append((what + format_tiles(g.tiles[:1]), n))
+        parts.append((_SET_LABEL[concealed][kong][t], n))
     pair_fu = f.value_pair_fu()
     if pair_fu:
-        parts.append(("pair of " + format_tiles(f.pair.tiles[:1]) if f.pair else "pair", pair_fu))
-    if f.wait in (KANCHAN, PENCHAN, TANKI):
-        parts.append((f.wait, 2))
-    total = sum(n for _, n in parts)
-    if total == 20 and not f.closed:
+        parts.append((_PAIR_LABEL[f.pair], pair_fu))
+    wait = f.wait
+    if wait in (KANCHAN, PENCHAN, TANKI):
+        parts.append((wait, 2))
+    total = 0
+    for _, n in parts:
+        total += n
+    if total == 20 and not closed:
         parts.append(("open hand of 20 fu", 10))
         total = 30
     return (total + 9) // 10 * 10, tuple(parts)

@@ -7,12 +7,19 @@ Dora are counted in scoring.py, not here: they are no yaku.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
-from engine.rules.riichi.facts import PAIR, RYANMEN, TANKI, Facts
+from engine.rules.riichi.facts import (
+    GREEN_TILES,
+    HONOURS,
+    OUTSIDE,
+    RYANMEN,
+    SUIT_MASK,
+    TANKI,
+    TERMINALS,
+    Facts,
+)
 from engine.rules.riichi.yaku import ROUND_WIND, SEAT_WIND, Yaku
-from engine.tiles import DRAGONS, GREEN, RED, WHITE, WINDS, is_honor, is_terminal, is_terminal_or_honor
 
 Rule = Callable[[Facts], bool]
 RULES: dict[int, Rule] = {}
@@ -79,51 +86,41 @@ def chiihou(f: Facts) -> bool:
 
 # ---------------------------------------------------------------- the tiles
 
-def _simple(t: int) -> bool:
-    return not is_terminal_or_honor(t)
-
-
 @yaku(Yaku.TANYAO)
 def tanyao(f: Facts) -> bool:
-    return (f.closed or f.options.open_tanyao) and f.all_tiles(_simple)
-
-
-def _suits(f: Facts) -> set[int]:
-    return {t // 9 for t in f.kinds if t < 27}
+    return (f.closed or f.options.open_tanyao) and not f.tiles.present & OUTSIDE
 
 
 @yaku(Yaku.HONITSU)
 def honitsu(f: Facts) -> bool:
-    return len(_suits(f)) == 1 and any(is_honor(t) for t in f.kinds)
+    return f.tiles.suits == 1 and f.tiles.honours
 
 
 @yaku(Yaku.CHINITSU)
 def chinitsu(f: Facts) -> bool:
-    return len(_suits(f)) == 1 and not any(is_honor(t) for t in f.kinds)
+    return f.tiles.suits == 1 and not f.tiles.honours
 
 
 @yaku(Yaku.HONROUTOU)
 def honroutou(f: Facts) -> bool:
-    return (f.all_tiles(is_terminal_or_honor) and any(is_honor(t) for t in f.kinds)
-            and any(is_terminal(t) for t in f.kinds))
+    present = f.tiles.present
+    return not present & ~OUTSIDE and bool(present & HONOURS) and bool(present & TERMINALS)
 
 
 @yaku(Yaku.TSUUIISOU)
 def tsuuiisou(f: Facts) -> bool:
-    return f.all_tiles(is_honor)
+    return not f.tiles.present & ~HONOURS
 
 
 @yaku(Yaku.CHINROUTOU)
 def chinroutou(f: Facts) -> bool:
-    return f.all_tiles(is_terminal)
-
-
-_GREEN = frozenset({19, 20, 21, 23, 25, GREEN})  # 2 3 4 6 8 bamboo, green dragon
+    return not f.tiles.present & ~TERMINALS
 
 
 @yaku(Yaku.RYUUIISOU)
 def ryuuiisou(f: Facts) -> bool:
-    return f.all_tiles(_GREEN.__contains__)
+    """Only 2 3 4 6 8 bamboo and green dragons."""
+    return not f.tiles.present & ~GREEN_TILES
 
 
 @yaku(Yaku.CHIITOITSU)
@@ -142,44 +139,63 @@ def kokushi_13(f: Facts) -> bool:
     return f.thirteen_orphans and len(set(f.hand.concealed)) == 13
 
 
-def _nine_gates(f: Facts) -> tuple[int, ...] | None:
-    """The suit's counts 1-9 if the whole hand (concealed, no meld) is 1112345678999 plus one of its suit."""
-    if f.hand.melds or len(_suits(f)) != 1 or any(is_honor(t) for t in f.kinds):
-        return None
-    base = 9 * next(iter(_suits(f)))
-    c = f.counts[base:base + 9]
-    if c[0] >= 3 and c[8] >= 3 and all(c[r] >= 1 for r in range(1, 8)):
-        return tuple(c)
-    return None
+_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+
+
+def _nine_gates_suit(f: Facts) -> int:
+    """The first tile of the suit if the whole hand (concealed, no meld) is 1112345678999 plus one of its
+    suit, else -1."""
+    t = f.tiles
+    if t.n_melds or t.suits != 1 or t.honours:
+        return -1
+    base = 0 if t.present & SUIT_MASK else (9 if (t.present >> 9) & SUIT_MASK else 18)
+    c = t.counts
+    for r in range(9):
+        if c[base + r] < _GATES[r]:
+            return -1
+    return base
 
 
 @yaku(Yaku.CHUUREN_POUTOU)
 def chuuren(f: Facts) -> bool:
-    return _nine_gates(f) is not None
+    return _nine_gates_suit(f) >= 0
 
 
 @yaku(Yaku.JUNSEI_CHUUREN_POUTOU)
 def junsei_chuuren(f: Facts) -> bool:
     """Nine gates whose 13 tiles before the win were 1112345678999 exactly (a nine-sided wait)."""
-    c = _nine_gates(f)
-    return c is not None and c[f.win % 9] in (2, 4) and sorted(f.hand.concealed) == sorted(
-        [f.win // 9 * 9 + r for r, n in enumerate((3, 1, 1, 1, 1, 1, 1, 1, 3)) for _ in range(n)])
+    base = _nine_gates_suit(f)
+    if base < 0:
+        return False
+    held = [0] * 9
+    for t in f.hand.concealed:
+        held[t - base] += 1
+    return tuple(held) == _GATES
 
 
 # ---------------------------------------------------------------- the sets
 
 @yaku(Yaku.PINFU)
 def pinfu(f: Facts) -> bool:
-    p = f.pair
-    return (f.closed and f.standard and len(f.chows) == 4 and p is not None and not f.is_value_tile(p.first)
+    return (f.closed and len(f.chows) == 4 and f.pair >= 0 and not f.is_value_tile(f.pair)
             and f.wait == RYANMEN)
 
 
 def _peikou(f: Facts) -> int:
     """How many pairs of identical chows (a closed hand's)."""
-    if not f.closed or not f.standard:
+    chows = f.chows
+    if not f.closed or len(chows) < 2:
         return 0
-    return sum(n // 2 for n in Counter(g.first for g in f.chows).values())
+    firsts = sorted(chows)
+    n = 0
+    i = 0
+    while i + 1 < len(firsts):
+        if firsts[i] == firsts[i + 1]:
+            n += 1
+            i += 2
+        else:
+            i += 1
+    return n
 
 
 @yaku(Yaku.IIPEIKOU)
@@ -192,19 +208,15 @@ def ryanpeikou(f: Facts) -> bool:
     return _peikou(f) == 2
 
 
-def _value_pung(f: Facts, tile: int) -> bool:
-    return any(g.first == tile for g in f.pungs)
-
-
 def _seat_wind(index: int) -> Rule:
     def rule(f: Facts) -> bool:
-        return int(f.ctx.seat_wind) == index and _value_pung(f, f.seat_tile)
+        return f.seat_tile == 27 + index and f.seat_tile in f.pungs
     return rule
 
 
 def _round_wind(index: int) -> Rule:
     def rule(f: Facts) -> bool:
-        return int(f.ctx.prevalent_wind) == index and _value_pung(f, f.round_tile)
+        return f.round_tile == 27 + index and f.round_tile in f.pungs
     return rule
 
 
@@ -215,105 +227,102 @@ for _i in range(4):
 
 @yaku(Yaku.HAKU)
 def haku(f: Facts) -> bool:
-    return _value_pung(f, WHITE)
+    return 33 in f.pungs
 
 
 @yaku(Yaku.HATSU)
 def hatsu(f: Facts) -> bool:
-    return _value_pung(f, GREEN)
+    return 32 in f.pungs
 
 
 @yaku(Yaku.CHUN)
 def chun(f: Facts) -> bool:
-    return _value_pung(f, RED)
-
-
-def _outside(f: Facts, terminals_only: bool) -> bool:
-    """Every set and the pair hold a terminal (or honour), and there is a chow."""
-    if not f.standard or not f.chows:
-        return False
-    return all(g.terminal if terminals_only else g.outside for g in f.groups)
+    return 31 in f.pungs
 
 
 @yaku(Yaku.CHANTA)
 def chanta(f: Facts) -> bool:
-    return _outside(f, False) and any(is_honor(g.first) for g in f.groups)
+    """Every set and the pair hold a terminal or honour, there is a chow and an honour."""
+    return bool(f.chows) and f.all_outside and f.tiles.honours
 
 
 @yaku(Yaku.JUNCHAN)
 def junchan(f: Facts) -> bool:
-    return _outside(f, True)
+    """Every set and the pair hold a terminal, and there is a chow."""
+    return bool(f.chows) and f.all_terminal
 
 
 @yaku(Yaku.ITTSU)
 def ittsu(f: Facts) -> bool:
-    firsts = {g.first for g in f.chows}
-    return any({s, s + 3, s + 6} <= firsts for s in (0, 9, 18))
+    c = f.chows
+    return len(c) >= 3 and any(s in c and s + 3 in c and s + 6 in c for s in (0, 9, 18))
 
 
 @yaku(Yaku.SANSHOKU_DOUJUN)
 def sanshoku_doujun(f: Facts) -> bool:
-    firsts = {g.first for g in f.chows}
-    return any({r, r + 9, r + 18} <= firsts for r in range(7))
+    c = f.chows
+    return len(c) >= 3 and any(r in c and r + 9 in c and r + 18 in c for r in c if r < 9)
 
 
 @yaku(Yaku.SANSHOKU_DOUKOU)
 def sanshoku_doukou(f: Facts) -> bool:
-    firsts = {g.first for g in f.pungs}
-    return any({r, r + 9, r + 18} <= firsts for r in range(9))
+    p = f.pungs
+    return len(p) >= 3 and any(r in p and r + 9 in p and r + 18 in p for r in p if r < 9)
 
 
 @yaku(Yaku.TOITOI)
 def toitoi(f: Facts) -> bool:
-    return f.standard and len(f.pungs) == 4
+    return len(f.pungs) == 4
 
 
 @yaku(Yaku.SANANKOU)
 def sanankou(f: Facts) -> bool:
-    return len(f.concealed_pungs) == 3
+    return f.n_concealed_pungs == 3
 
 
 @yaku(Yaku.SUUANKOU)
 def suuankou(f: Facts) -> bool:
-    return len(f.concealed_pungs) == 4
+    return f.n_concealed_pungs == 4
 
 
 @yaku(Yaku.SUUANKOU_TANKI)
 def suuankou_tanki(f: Facts) -> bool:
-    return len(f.concealed_pungs) == 4 and f.wait == TANKI
+    return f.n_concealed_pungs == 4 and f.wait == TANKI
 
 
 @yaku(Yaku.SANKANTSU)
 def sankantsu(f: Facts) -> bool:
-    return len(f.kongs) == 3
+    return f.n_kongs == 3
 
 
 @yaku(Yaku.SUUKANTSU)
 def suukantsu(f: Facts) -> bool:
-    return len(f.kongs) == 4
+    return f.n_kongs == 4
 
 
-def _honour_sets(f: Facts, tiles: tuple[int, ...]) -> tuple[int, bool]:
-    """(pungs of `tiles`, is the pair one of them)."""
-    p = f.pair
-    return sum(1 for g in f.pungs if g.first in tiles), p is not None and p.kind == PAIR and p.first in tiles
+def _dragon_pungs(f: Facts) -> int:
+    return sum([1 for t in f.pungs if t >= 31])
+
+
+def _wind_pungs(f: Facts) -> int:
+    return sum([1 for t in f.pungs if 27 <= t <= 30])
 
 
 @yaku(Yaku.SHOUSANGEN)
 def shousangen(f: Facts) -> bool:
-    return _honour_sets(f, DRAGONS) == (2, True)
+    return f.pair >= 31 and _dragon_pungs(f) == 2
 
 
 @yaku(Yaku.DAISANGEN)
 def daisangen(f: Facts) -> bool:
-    return _honour_sets(f, DRAGONS)[0] == 3
+    return _dragon_pungs(f) == 3
 
 
 @yaku(Yaku.SHOUSUUSHII)
 def shousuushii(f: Facts) -> bool:
-    return _honour_sets(f, WINDS) == (3, True)
+    return 27 <= f.pair <= 30 and _wind_pungs(f) == 3
 
 
 @yaku(Yaku.DAISUUSHII)
 def daisuushii(f: Facts) -> bool:
-    return _honour_sets(f, WINDS)[0] == 4
+    return _wind_pungs(f) == 4

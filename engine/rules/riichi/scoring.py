@@ -8,21 +8,33 @@ Best first: the most the winner is paid, then more han, then more fu, then engin
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
 from engine.hand import ClaimedFrom, Hand, MeldKind, WinContext
 from engine.results import Evaluation, FanDef, FanHit, Scoring
+from engine.rules.model import Scope
 from engine.rules.principles import Principles
 from engine.rules.riichi import predicates
-from engine.rules.riichi.facts import Facts, make_facts
+from engine.rules.riichi.facts import Facts, TileFacts
 from engine.rules.riichi.fu import fu as fu_of
 from engine.rules.riichi.options import RiichiOptions
 from engine.rules.riichi.payments import base_points, pay, seat_of
-from engine.rules.riichi.yaku import TABLE, YAKUMAN, Yaku
+from engine.rules.riichi.yaku import TABLE, Yaku
 from engine.shapes import Decomposition, ShapeKind, decompositions
 from engine.tiles import DRAGONS, GREEN, RED, WHITE, WINDS
 
 SHAPES = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS})
 PRINCIPLES = Principles(TABLE.rows)
 _ORDER = sorted(predicates.RULES, key=lambda y: PRINCIPLES.rank[y])
+# Which predicates can hold for a shape: a yaku scored on sets needs four sets and a pair (the table's
+# `scope` says where each is scored), kokushi has only its own and the situation's.
+_RULES_FOR: dict[ShapeKind, list[tuple[int, Callable[[Facts], bool]]]] = {
+    ShapeKind.STANDARD: [(y, predicates.RULES[y]) for y in _ORDER],
+    ShapeKind.SEVEN_PAIRS: [(y, predicates.RULES[y]) for y in _ORDER if TABLE.by_id[y].scope is not Scope.SETS],
+    ShapeKind.THIRTEEN_ORPHANS: [(y, predicates.RULES[y]) for y in _ORDER if TABLE.by_id[y].scope is Scope.SITUATION
+                                 or y in (int(Yaku.KOKUSHI_MUSOU), int(Yaku.KOKUSHI_MUSOU_13))],
+}
 _DEFS: dict[int, FanDef] = TABLE.def_by_id
 # An open hand's yaku worth one han less (kuisagari) are reported with the han they count for.
 _OPEN_DEFS: dict[int, FanDef] = {
@@ -40,6 +52,27 @@ _NEXT = {**{t: t // 9 * 9 + (t % 9 + 1) % 9 for t in range(27)},
          **{w: WINDS[(i + 1) % 4] for i, w in enumerate(WINDS)},
          WHITE: GREEN, GREEN: RED, RED: WHITE}
 _LIABLE = {int(Yaku.DAISANGEN): DRAGONS, int(Yaku.DAISUUSHII): WINDS}
+_CLOSED_VALUE: dict[int, int] = {int(r.id): r.value for r in TABLE.rows}
+_OPEN_VALUE: dict[int, int] = {int(r.id): r.value_for(False) for r in TABLE.rows}
+_LIMIT: frozenset[int] = frozenset([int(r.id) for r in TABLE.rows if r.limit])
+_PINFU: Final = int(Yaku.PINFU)
+_DORA: Final = int(Yaku.DORA)
+_URA_DORA: Final = int(Yaku.URA_DORA)
+_AKA_DORA: Final = int(Yaku.AKA_DORA)
+
+
+_NO_SETS: list[tuple[int, ...]] = [()]
+# FanHits are immutable and recur: one per yaku (closed and open values), dora by count.
+_HIT: dict[int, FanHit] = {y: FanHit(d) for y, d in _DEFS.items()}
+_OPEN_HIT: dict[int, FanHit] = {y: FanHit(d) for y, d in _OPEN_DEFS.items()}
+_DORA_HITS: dict[tuple[int, int], FanHit] = {}
+
+
+def _dora_hit(kind: int, n: int) -> FanHit:
+    hit = _DORA_HITS.get((kind, n))
+    if hit is None:
+        hit = _DORA_HITS.setdefault((kind, n), FanHit(_DEFS[kind], n, (), ()))
+    return hit
 
 
 def dora_of(indicator: int) -> int:
@@ -47,7 +80,10 @@ def dora_of(indicator: int) -> int:
 
 
 def _count_dora(counts: list[int], indicators: tuple[int, ...]) -> int:
-    return sum(counts[_NEXT[i]] for i in indicators)
+    n = 0
+    for i in indicators:
+        n += counts[_NEXT[i]]
+    return n
 
 
 def _liable_seat(hand: Hand, ctx: WinContext, tiles: tuple[int, ...]) -> int | None:
@@ -61,26 +97,27 @@ def _liable_seat(hand: Hand, ctx: WinContext, tiles: tuple[int, ...]) -> int | N
 def score_decomposition(f: Facts) -> Scoring:
     opts = f.options
     raw: dict[int, list[tuple[int, ...]]] = {}
-    for y in _ORDER:
-        if predicates.RULES[y](f):
-            raw[y] = [()]
+    for y, rule in _RULES_FOR[f.kind]:
+        if rule(f):
+            raw[y] = _NO_SETS
     counted = PRINCIPLES.apply(raw)
     closed = f.closed
-    defs = _DEFS if closed else _OPEN_DEFS
     hits: list[FanHit] = []
     yakuman = 0
     han = 0
+    values = _CLOSED_VALUE if closed else _OPEN_VALUE
     for y in counted:
-        row = TABLE.by_id[y]
-        value = row.value_for(closed)
+        value = values[y]
         if not value:
             continue
-        if row.limit:
+        if y in _LIMIT:
             multiple = value // 13 if opts.double_yakuman else 1
             yakuman = yakuman + multiple if opts.yakuman_stacking else max(yakuman, multiple)
+            hits.append(_HIT[y] if 13 * multiple == value else FanHit(_SINGLE_DEFS[y]))
             value = 13 * multiple
+        else:
+            hits.append(_HIT[y] if closed else _OPEN_HIT[y])
         han += value
-        hits.append(FanHit(defs[y] if not row.limit else _DEFS[y] if value == row.value else _SINGLE_DEFS[y]))
     if not hits:
         return Scoring((), 0, False, f.dec, reason=NO_YAKU)
     if yakuman and not opts.yakuman_stacking:  # only the largest counts
@@ -92,15 +129,15 @@ def score_decomposition(f: Facts) -> Scoring:
     if yakuman:
         han = 13 * yakuman
     else:
-        counts = f.counts
+        counts = f.tiles.counts
         ctx = f.ctx
-        for kind, n in ((Yaku.DORA, _count_dora(counts, ctx.dora_indicators)),
-                        (Yaku.URA_DORA, _count_dora(counts, ctx.ura_dora_indicators)),
-                        (Yaku.AKA_DORA, len(f.hand.red_fives) if opts.red_fives else 0)):
+        for kind, n in ((_DORA, _count_dora(counts, ctx.dora_indicators)),
+                        (_URA_DORA, _count_dora(counts, ctx.ura_dora_indicators)),
+                        (_AKA_DORA, len(f.hand.red_fives) if opts.red_fives else 0)):
             if n:
-                hits.append(FanHit(_DEFS[kind], n, (), ()))
+                hits.append(_dora_hit(kind, n))
                 han += n
-        fu, fu_parts = fu_of(f, int(Yaku.PINFU) in counted)
+        fu, fu_parts = fu_of(f, _PINFU in counted)
     base = base_points(han, fu, yakuman, opts.counted_yakuman, opts.kiriage_mangan)
     ctx = f.ctx
     liable = None
@@ -111,7 +148,7 @@ def score_decomposition(f: Facts) -> Scoring:
                 seat = _liable_seat(f.hand, ctx, tiles)
                 if seat is not None:
                     liable = seat
-                    liable_base = 8000 * min(TABLE.by_id[y].value // 13 if opts.double_yakuman else 1, 2)
+                    liable_base = 8000 * min(_CLOSED_VALUE[y] // 13 if opts.double_yakuman else 1, 2)
     discarder = None if ctx.self_drawn else seat_of(ctx.seat_wind, ctx.discarded_by)
     points, change = pay(base, ctx.seat_wind, discarder, ctx.honba, ctx.riichi_sticks, liable, liable_base)
     payments = tuple((seat, change[seat]) for seat in range(4))
@@ -126,9 +163,8 @@ def evaluate(hand: Hand, ctx: WinContext, options: RiichiOptions) -> Evaluation:
     decs: list[Decomposition] = [d for d in decompositions(hand, False) if d.kind in SHAPES]
     if not decs:
         return Evaluation(False)
-    counts = hand.counts()
-    closed = all(m.concealed for m in hand.melds)
-    scored = [score_decomposition(make_facts(hand, ctx, options, d, counts, closed)) for d in decs]
+    tiles = TileFacts(hand)
+    scored = [score_decomposition(Facts(hand, ctx, options, tiles, d)) for d in decs]
     wins = [s for s in scored if s.meets_minimum]
     if not wins:
         return Evaluation(False, scored[0], tuple(scored[1:]))
