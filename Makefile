@@ -74,17 +74,7 @@ lint: setup
 bench: setup
 	$(BIN)/python -m bench
 
-load# The playground page (clients/web/dist, npm packages from the committed lock) and `mjsvc web` in front of
-# a server already running on 127.0.0.1:50051; open http://127.0.0.1:8080/.
-web: setup
-	cd clients/web && npm ci --no-audit --no-fund && npm run build
-	$(BIN)/mjsvc web --playground clients/web/dist
-
-# The Qt client sample (needs the Debian packages named in clients/qt/CMakeLists.txt), built in build/qt.
-qt:
-	cmake -S clients/qt -B build/qt && cmake --build build/qt -j2
-
-test: setup
+loadtest: setup
 	$(BIN)/python -m bench.loadtest
 
 clean:

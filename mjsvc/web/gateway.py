@@ -51,6 +51,20 @@ EXPOSED_HEADERS = "grpc-status, grpc-message, grpc-status-details-bin"
 ALLOWED_HEADERS = "content-type, x-grpc-web, x-user-agent, grpc-timeout, x-request-id"
 
 
+Metadata = Sequence[tuple[str, str | bytes]]
+
+
+@dataclass(frozen=True, slots=True)
+class CallResult:
+    """One call's outcome as the grpc-web answer carries it."""
+
+    status: int  # gRPC status code number
+    status_message: str
+    initial: Metadata  # -> HTTP response headers
+    message: bytes | None  # the response message; None when the call failed
+    trailing: Metadata  # -> the trailer frame, grpc-status-details-bin included
+
+
 @dataclass(frozen=True)
 class WebConfig:
     host: str = "127.0.0.1"
@@ -190,19 +204,18 @@ class Gateway:
             return _plain(415, f"content-type {content_type!r}: expected application/grpc-web(+proto) or "
                                "application/grpc-web-text(+proto)")
         try:
-            status, message, initial, payload, trailing = await self._forward(request, text)
+            result = await self._forward(request, text)
         except _GatewayFailure as f:
-            status, message, initial, payload, trailing = f.as_result()
-        body = b"" if payload is None else framing.encode_frame(payload)
-        body += framing.encode_trailers(status, message, trailing)
+            result = f.result
+        body = b"" if result.message is None else framing.encode_frame(result.message)
+        body += framing.encode_trailers(result.status, result.status_message, result.trailing)
         headers = [("Content-Type", framing.TEXT_RESPONSE_TYPE if text else framing.BINARY_RESPONSE_TYPE)]
-        for key, value in initial:
+        for key, value in result.initial:
             if _METADATA_KEY.match(key):
                 headers.append((key, framing.header_value(key, value)))
         return Response(200, framing.encode_text(body) if text else body, headers)
 
-    async def _forward(self, request: Request, text: bool) -> tuple[
-            int, str, Sequence[tuple[str, str | bytes]], bytes | None, Sequence[tuple[str, str | bytes]]]:
+    async def _forward(self, request: Request, text: bool) -> CallResult:
         path = request.path
         if path not in FORWARDED_PATHS:
             method = path.rsplit("/", 1)[-1]
@@ -231,16 +244,12 @@ class Gateway:
         assert self._channel is not None
         call = self._channel.unary_unary(path)(data[0].payload, timeout=timeout, metadata=_metadata(request))
         try:
-            payload = await call
-            initial = tuple(await call.initial_metadata() or ())
-            trailing = tuple(await call.trailing_metadata() or ())
-            code, details = grpc.StatusCode.OK, ""
+            answer = await call
+            return CallResult(grpc.StatusCode.OK.value[0], "", tuple(await call.initial_metadata() or ()), answer,
+                              tuple(await call.trailing_metadata() or ()))
         except grpc.aio.AioRpcError as e:
-            payload = None
-            initial = tuple(e.initial_metadata() or ())
-            trailing = tuple(e.trailing_metadata() or ())
-            code, details = e.code(), e.details() or ""
-        return code.value[0], details, initial, payload, trailing
+            return CallResult(e.code().value[0], e.details() or "", tuple(e.initial_metadata() or ()), None,
+                              tuple(e.trailing_metadata() or ()))
 
 
     # -- GET: health and the playground ---------------------------------------------------------
@@ -299,11 +308,8 @@ class _GatewayFailure(Exception):
 
     def __init__(self, code: grpc.StatusCode, reason: str, message: str, field: str = "") -> None:
         super().__init__(message)
-        self.status = Failure(code, reason, message, field).to_status()
-
-    def as_result(self) -> tuple[int, str, tuple[()], None, Sequence[tuple[str, str | bytes]]]:
-        s = self.status
-        return s.code.value[0], s.details, (), None, tuple(s.trailing_metadata)
+        status = Failure(code, reason, message, field).to_status()
+        self.result = CallResult(status.code.value[0], status.details, (), None, tuple(status.trailing_metadata))
 
 
 def _plain(status: int, text: str) -> Response:
