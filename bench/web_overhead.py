@@ -25,8 +25,9 @@ from typing import Any
 
 import grpc
 
-from bench.server_overhead import Server, _free_port, _winning_tiles
+from bench.server_overhead import Server, _winning_tiles
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+from mjsvc.launcher import clean_env, console_script, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 PATH = "/mahjong.v1.MahjongEngine/Evaluate"
@@ -54,10 +55,9 @@ def children(pid: int) -> list[int]:
 
 class Gateway:
     def __init__(self, target: str) -> None:
-        self.port = _free_port()
-        exe = Path(__import__("sys").executable).parent / "mjsvc"
-        self.proc = subprocess.Popen([str(exe), "web", "--port", str(self.port), "--target", target,
-                                      "--playground", "", "--log-level", "WARNING"], cwd="/tmp")
+        self.port = free_port()
+        self.proc = subprocess.Popen([str(console_script()), "web", "--port", str(self.port), "--target", target,
+                                      "--playground", "", "--log-level", "WARNING"], cwd="/tmp", env=clean_env())
 
     def wait_ready(self) -> None:
         for _ in range(300):

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import installed
-from server_harness import free_port
+from mjsvc.launcher import clean_env, console_script, free_port
 
 SERVICE = "mahjong.v1.MahjongEngine"
 
@@ -29,9 +28,10 @@ class WebProcess:
         self._dir = tempfile.TemporaryDirectory(prefix="mjsvc-web-")
         self._log = Path(self._dir.name) / "web.log"
         # The installed console script, from an empty working directory, in a clean environment.
-        cmd = [installed.script("mjsvc"), "web", "--port", str(self.port), "--target", target, *args]
+        cmd = [str(console_script()), "web", "--port", str(self.port), "--target", target, *args]
         with self._log.open("w") as log:
-            self.proc = installed.popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=Path(self._dir.name))
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                         cwd=self._dir.name, env=clean_env())
 
     @property
     def url(self) -> str:
