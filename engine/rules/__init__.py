@@ -13,6 +13,7 @@ from engine.rules.base import RuleSet
 _PACKAGES = {
     "mcr": "engine.rules.mcr",
     "mcr2p": "engine.rules.mcr2p",
+    "hk": "engine.rules.hk",
 }
 DEFAULT = "mcr"
 
