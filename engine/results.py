@@ -122,19 +122,38 @@ class FanHit(Value):
 
 
 @dataclass(frozen=True, slots=True, init=False)
+class Payment(Value):
+    """One seat's signed change of score for a win; `seat` is a wind (0 East, the dealer ... 3 North)."""
+
+    seat: int
+    amount: int
+
+    def __init__(self, seat: int, amount: int) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "amount", amount)
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Scoring(Value):
-    """One decomposition scored. `total` includes flowers; `meets_minimum` is judged without them."""
+    """One decomposition scored. `total` includes flowers; `meets_minimum` is judged without them.
+    `points`: what the hand is worth where the rule set prices it beyond `total` (Sichuan: 2 ^ capped
+    fan), else 0; `payments`: every seat's signed change, where the rule set settles a win (else empty)."""
 
     fans: tuple[FanHit, ...]
     total: int
     meets_minimum: bool
     decomposition: Decomposition
+    points: int = 0
+    payments: tuple[Payment, ...] = ()
 
-    def __init__(self, fans: tuple[FanHit, ...], total: int, meets_minimum: bool, decomposition: Decomposition) -> None:
+    def __init__(self, fans: tuple[FanHit, ...], total: int, meets_minimum: bool, decomposition: Decomposition,
+                 points: int = 0, payments: tuple[Payment, ...] = ()) -> None:
         object.__setattr__(self, "fans", fans)
         object.__setattr__(self, "total", total)
         object.__setattr__(self, "meets_minimum", meets_minimum)
         object.__setattr__(self, "decomposition", decomposition)
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "payments", payments)
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -13,10 +13,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine.errors import BadContextError, BadMeldError, BadTileError, EngineError
-from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, Suit, WinContext, Wind, make_hand, make_meld, winning_hand
+from engine.hand import (
+    ClaimedFrom,
+    Flower,
+    Hand,
+    Meld,
+    MeldKind,
+    Suit,
+    WinContext,
+    Wind,
+    make_hand,
+    make_meld,
+    winning_hand,
+)
 from engine.results import Analysis, DiscardOption, Evaluation, FanDef, FanHit, Scoring, TileCount
 from engine.shapes import Decomposition, ShapeKind, TileSet
-from engine.tiles import NUM_KINDS
+from engine.tiles import NUM_FLOWERS, NUM_KINDS
 from mjsvc.errors import qualify
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.wire import int_field, message_field
@@ -121,7 +133,21 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
         void_suit=_suit(msg.void_suit, f"{field}.void_suit"),
         after_kong_discard=msg.after_kong_discard,
         seats_out=tuple(_wind(w, f"{field}.seats_out") for w in msg.seats_out),
+        flower_tiles=_flowers(msg.flower_tiles, f"{field}.flower_tiles") if msg.flower_tiles else (),
     )
+
+
+def _flowers(values: Iterable[int], field: str) -> tuple[Flower, ...]:
+    """Proto Flower values (1-8) as engine Flowers (0-7); FLOWER_UNSPECIFIED and unknown values are BAD_CONTEXT.
+    Repeats are the engine's to report (validate_context)."""
+    out = []
+    for i, v in enumerate(values):
+        if not 1 <= v <= NUM_FLOWERS:
+            what = "FLOWER_UNSPECIFIED" if v == 0 else str(v)
+            raise BadContextError(f"{field}[{i}]: {what} is not a flower (FLOWER_PLUM ... FLOWER_WINTER)",
+                                  f"{field}[{i}]")
+        out.append(Flower(v - 1))
+    return tuple(out)
 
 
 def _claimed_from(value: int, field: str) -> ClaimedFrom:
@@ -224,7 +250,8 @@ def _fan(h: FanHit) -> pb.Fan:
 
 def scoring_to_proto(s: Scoring) -> pb.Scoring:
     return pb.Scoring(fans=[_fan(h) for h in s.fans], total=s.total, meets_minimum=s.meets_minimum,
-                      decomposition=decomposition_to_proto(s.decomposition))
+                      decomposition=decomposition_to_proto(s.decomposition), points=s.points,
+                      payments=[pb.Payment(seat_wind=p.seat + 1, amount=p.amount) for p in s.payments])
 
 
 def evaluation_to_proto(e: Evaluation) -> pb.EvaluateResponse:

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import api
 from bench.hk_cases import Case, cases, oracle_item
+from engine import api
 from engine.hand import ClaimedFrom
 from engine.results import Scoring
 from engine.rules.hk.fans import Fan
@@ -168,7 +168,7 @@ def check(oracle: Path, n: int, seed: int) -> Counter:
     batch = list(cases(n, seed))
     verdicts = Counter()
     unexplained = []
-    for c, answer in zip(batch, run_oracle(oracle, batch)):
+    for c, answer in zip(batch, run_oracle(oracle, batch), strict=True):
         v = judge(c, answer)
         if v == "agree" or v.startswith("ruling "):
             verdicts[v] += 1

@@ -284,3 +284,19 @@ def test_table_is_complete_and_flowers_number_seats() -> None:
     assert {int(r.id) for r in TABLE} == {int(f) for f in Fan}
     assert [f.seat for f in Flower] == [E, S, W, N, E, S, W, N]
     assert RULE_SET.name == "hk" and RULE_SET.minimum == 3
+
+
+def test_scoring_carries_points_and_payments() -> None:
+    # 混一色 3 + 箭刻 1 + 门前清 1 + 无花 1 = 6 faan: 32 points on the half-doubling table, 64 doubling
+    s = score("123m456m11mSSSCC", "C", seat_wind=W, discarded_by=ClaimedFrom.ACROSS)
+    assert s.total == 6 and s.points == 32
+    assert [(p.seat, p.amount) for p in s.payments] == [(E, -64), (S, -32), (W, 128), (N, -32)]
+    s = score("123m456m11mSSSCC", "C", seat_wind=W, discarded_by=ClaimedFrom.ACROSS,
+              options={"points_table": PointsTable.DOUBLING})
+    assert s.points == 64
+    # a hand below the minimum cannot be won: its value is said (无花 1 faan: 2 points), nobody pays
+    s = score("123m456p22s55p", "5p", melds=(pung(T("9m")),))
+    assert not s.meets_minimum and s.total == 1 and s.points == 2 and s.payments == ()
+    # a discard without its discarder: no payments
+    s = score("123m456m11mSSSCC", "C", discarded_by=ClaimedFrom.NONE)
+    assert s.points == 32 and s.payments == ()

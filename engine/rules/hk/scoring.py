@@ -6,12 +6,12 @@ from functools import cache
 
 from engine.errors import BadContextError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, WinContext, Wind
-from engine.results import Evaluation, FanDef, FanHit, Scoring
+from engine.results import Evaluation, FanDef, FanHit, Payment, Scoring
 from engine.rules.hk.facts import Facts
 from engine.rules.hk.fans import PREDICATES, TABLE, Fan, Occ
-from engine.rules.hk.options import HkOptions
-from engine.rules.principles import Principles
+from engine.rules.hk.options import HkOptions, payments, points_for
 from engine.rules.model import Scope
+from engine.rules.principles import Principles
 from engine.shapes import Decomposition, ShapeKind, decompositions
 
 SHAPES = frozenset({ShapeKind.STANDARD, ShapeKind.THIRTEEN_ORPHANS})
@@ -39,8 +39,9 @@ def _order(h: FanHit) -> tuple[int, int]:
     return (-h.fan.points, h.fan.id)
 
 
-def score_decomposition(f: Facts, options: HkOptions) -> tuple[Scoring, int]:
-    """One decomposition scored; also its faan without the flower fans (what min_faan is judged on)."""
+def score_decomposition(f: Facts, options: HkOptions) -> Scoring:
+    """One decomposition scored: faan (the limit applied), points, and the payments of a win that meets
+    the minimum (none for one that does not: it cannot be won)."""
     raw: dict[int, list[Occ]] = {}
     for fid, find in _PREDICATES:
         occs = find(f)
@@ -62,7 +63,10 @@ def score_decomposition(f: Facts, options: HkOptions) -> tuple[Scoring, int]:
         total = hand_faan = options.limit
     else:
         total = min(options.limit, sum(h.points for h in hits))
-    return Scoring(tuple(hits), total, hand_faan >= options.min_faan, f.dec), hand_faan
+    meets = hand_faan >= options.min_faan
+    points = points_for(total, options.points_table)
+    paid = payments(points, f.ctx.seat_wind, f.ctx.self_drawn, f.ctx.discarded_by, options) if meets else ()
+    return Scoring(tuple(hits), total, meets, f.dec, points, tuple(Payment(int(w), amount) for w, amount in paid))
 
 
 def check_context(hand: Hand, ctx: WinContext, options: HkOptions) -> None:
@@ -95,7 +99,7 @@ def score(hand: Hand, ctx: WinContext, options: HkOptions) -> Evaluation:
     decs: list[Decomposition] = [d for d in decompositions(hand, False) if d.kind in SHAPES]
     if not decs:
         return Evaluation(False)
-    scored = [score_decomposition(Facts(hand, ctx, d, options.flowers), options)[0] for d in decs]
+    scored = [score_decomposition(Facts(hand, ctx, d, options.flowers), options) for d in decs]
     # Best first: the highest faan; ties keep engine.shapes' decomposition order.
     ranked = [s for _, s in sorted(enumerate(scored), key=lambda p: (-p[1].total, p[0]))]
     return Evaluation(True, ranked[0], tuple(ranked[1:]))
