@@ -3,6 +3,8 @@
     python -m engine analyze "123m456p789s1122z"
     python -m engine analyze "23m456p789sEE" --meld pung:CCC --visible "1m4m4m"
     python -m engine score "123m456p789s11sEE" --win E --self-drawn --seat E --prevalent S --flowers 2
+    python -m engine score "123m456m11mSSSCC" --win C --rule-set hk --seat W --discarded-by across \
+        --flower-tiles summer --option limit=10 --option points_table=doubling
 
 Tiles: suit groups `123m456p789s`, honours as `1z`-`7z` (E S W N white green red) or the letters
 E S W N C F P (C red, F green, P white).
@@ -15,6 +17,10 @@ Melds (`--meld`, repeatable): KIND:TILES[:FLAG,FLAG...]
            claimed=N (which of the tiles, 0-based, was claimed)
     e.g. --meld chow:123m --meld kong:5555p:concealed --meld pung:CCC:from=across
 
+Options (`--option NAME=VALUE`, repeatable) are the rule set's own (hk: min_faan, limit, points_table,
+payment, self_draw_double, flowers); VALUE is a number, true/false, or the name of an enum value
+(points_table=doubling, payment=discarder_pays_all). Unknown names and bad values are BAD_OPTION.
+
 Bad input prints the error code and message on stderr and exits with status 2.
 """
 
@@ -23,10 +29,24 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import fields
+from enum import Enum
+from typing import Any
 
-from engine import api
-from engine.errors import BadContextError, BadMeldError, EngineError
-from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, WinContext, Wind, make_hand, make_meld, winning_hand
+from engine import api, rules
+from engine.errors import BadContextError, BadMeldError, BadOptionError, EngineError
+from engine.hand import (
+    ClaimedFrom,
+    Flower,
+    Hand,
+    Meld,
+    MeldKind,
+    WinContext,
+    Wind,
+    make_hand,
+    make_meld,
+    winning_hand,
+)
 from engine.results import Analysis, Evaluation, Scoring, TileCount
 from engine.shapes import ShapeKind
 from engine.tiles import format_tile, parse_tile, parse_tiles
@@ -71,6 +91,41 @@ def parse_meld(text: str, index: int) -> Meld:
         claimed_from = ClaimedFrom.NONE if concealed else ClaimedFrom.LEFT
     return make_meld(kind, tiles, concealed=concealed, added=added, claimed_from=claimed_from,
                      claimed_index=claimed_index, field=field)
+
+
+def parse_flowers(text: str) -> tuple[Flower, ...]:
+    """Comma-separated flower names (plum, orchid, chrysanthemum, bamboo, spring, summer, autumn, winter)."""
+    out = []
+    for name in (n.strip() for n in text.split(",") if n.strip()):
+        try:
+            out.append(Flower[name.upper()])
+        except KeyError:
+            names = ", ".join(f.name.lower() for f in Flower)
+            raise BadContextError(f"flower_tiles: {name!r} is not a flower ({names})", "flower_tiles") from None
+    return tuple(out)
+
+
+def parse_options(rule_set: str, texts: Sequence[str]) -> dict[str, Any] | None:
+    """NAME=VALUE pairs as the mapping the rule set checks: numbers, true/false, or an enum value's name."""
+    if not texts:
+        return None
+    types = {f.name: f.default for f in fields(rules.get(rule_set).options_type)}
+    out: dict[str, Any] = {}
+    for text in texts:
+        name, sep, raw = text.partition("=")
+        name, raw = name.strip(), raw.strip()
+        if not sep or not name:
+            raise BadOptionError(f"options: {text!r} is not NAME=VALUE", "options")
+        default = types.get(name)
+        value: Any = raw
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        elif raw.lstrip("-").isdigit():
+            value = int(raw)
+        elif isinstance(default, Enum) and raw.upper() in type(default).__members__:
+            value = type(default)[raw.upper()]
+        out[name] = value
+    return out
 
 
 def parse_wind(text: str, field: str) -> Wind:
@@ -119,28 +174,34 @@ def format_analysis(hand: Hand, result: Analysis) -> str:
 
 def _scoring_lines(s: Scoring) -> list[str]:
     lines = [f"  as {s.decomposition}"]
+    if s.points:
+        lines.append(f"  worth {s.points} points")
+    if s.payments:
+        lines.append("  payments: " + ", ".join(f"{Wind(p.seat).name.title()} {p.amount:+d}" for p in s.payments))
     for hit in s.fans:
         times = f" x{hit.count}" if hit.count != 1 else ""
         lines.append(f"  {hit.fan.id:>3}  {hit.fan.name} ({hit.fan.name_zh}){times}  {hit.points}")
     return lines
 
 
-def format_evaluation(hand: Hand, ctx: WinContext, result: Evaluation, show_all: bool) -> str:
+def format_evaluation(hand: Hand, ctx: WinContext, result: Evaluation, show_all: bool, unit: str = "points") -> str:
     flags = [name for name in ("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
                                "heavenly", "earthly", "ready_declared", "heavenly_ready") if getattr(ctx, name)]
     lines = [f"Hand: {hand}",
              f"Seat {Wind(ctx.seat_wind).name.title()}, prevalent {Wind(ctx.prevalent_wind).name.title()}, "
-             f"{ctx.flowers} flower(s)" + (f"; {', '.join(flags)}" if flags else "")]
+             f"{ctx.flowers or len(ctx.flower_tiles)} flower(s)" + (f"; {', '.join(flags)}" if flags else "")]
+    if ctx.flower_tiles:
+        lines[-1] += " (" + ", ".join(f.name.lower() for f in ctx.flower_tiles) + ")"
     if not result.is_win or result.best is None:
         lines.append("Not a winning hand.")
         return "\n".join(lines)
     best = result.best
     below = "" if best.meets_minimum else " (below the minimum: not a legal win)"
-    lines.append(f"Total: {best.total} points{below}")
+    lines.append(f"Total: {best.total} {unit}{below}")
     lines += _scoring_lines(best)
     if show_all:
         for alt in result.alternatives:
-            lines.append(f"Alternative: {alt.total} points")
+            lines.append(f"Alternative: {alt.total} {unit}")
             lines += _scoring_lines(alt)
     elif result.alternatives:
         lines.append(f"({len(result.alternatives)} other decomposition(s) score no more; --all shows them)")
@@ -157,7 +218,7 @@ def _melds(texts: Sequence[str]) -> tuple[Meld, ...]:
 def cmd_analyze(args: argparse.Namespace) -> str:
     hand = make_hand(parse_tiles(args.hand, "concealed"), _melds(args.meld), sizes=(13, 14))
     visible = parse_tiles(args.visible, "visible") if args.visible else []
-    return format_analysis(hand, api.analyze(hand, visible, args.rule_set))
+    return format_analysis(hand, api.analyze(hand, visible, args.rule_set, parse_options(args.rule_set, args.option)))
 
 
 def cmd_score(args: argparse.Namespace) -> str:
@@ -168,8 +229,10 @@ def cmd_score(args: argparse.Namespace) -> str:
         robbing_kong=args.robbing, last_wall_tile=args.last_tile,
         seat_wind=parse_wind(args.seat, "seat_wind"), prevalent_wind=parse_wind(args.prevalent, "prevalent_wind"),
         flowers=args.flowers, heavenly=args.heavenly, earthly=args.earthly, ready_declared=args.ready,
-        heavenly_ready=args.heavenly_ready)
-    return format_evaluation(hand, ctx, api.evaluate(hand, ctx, args.rule_set), args.all)
+        heavenly_ready=args.heavenly_ready, flower_tiles=parse_flowers(args.flower_tiles),
+        discarded_by=_SEATS[args.discarded_by] if args.discarded_by else ClaimedFrom.NONE)
+    result = api.evaluate(hand, ctx, args.rule_set, parse_options(args.rule_set, args.option))
+    return format_evaluation(hand, ctx, result, args.all, rules.get(args.rule_set).table.unit)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -181,6 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:FLAGS]",
                        help="a declared meld, e.g. chow:123m, pung:EEE:from=across, kong:5555p:concealed")
         p.add_argument("--rule-set", default="mcr", help="rule set (default mcr)")
+        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                       help="an option of the rule set, e.g. limit=10 (hk)")
 
     a = sub.add_parser("analyze", help="shanten, waits and useful tiles (13 tiles) or discard advice (14 tiles)",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -197,6 +262,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seat", default="E", help="seat wind E S W N (default E)")
     s.add_argument("--prevalent", default="E", help="prevalent wind E S W N (default E)")
     s.add_argument("--flowers", type=int, default=0, help="flower tiles 0-8")
+    s.add_argument("--flower-tiles", default="", metavar="NAMES",
+                   help="which flowers, e.g. plum,summer (hk: the seat's own and complete groups score)")
+    s.add_argument("--discarded-by", choices=sorted(_SEATS), default="",
+                   help="who discarded the winning tile, relative to you (payments)")
     s.add_argument("--last-of-kind", action="store_true", help="the last copy of the winning tile")
     s.add_argument("--replacement", action="store_true", help="won on the replacement tile after a kong")
     s.add_argument("--robbing", action="store_true", help="won by robbing a kong")

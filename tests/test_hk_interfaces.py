@@ -1,0 +1,113 @@
+"""The hk rule set the way users reach it: `python -m engine`, the `mjsvc batch` console script (from another
+working directory, a clean environment), the proto conversion of its options and flowers, and ListFans."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from google.protobuf import json_format
+
+from engine import api
+from engine.errors import BadContextError, BadOptionError
+from engine.hand import Flower
+from engine.rules.hk.fans import Fan
+from engine.tiles import parse_tiles
+from mjsvc import convert
+from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+
+BIN = Path(sys.executable).parent
+CLEAN_ENV = {"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8"}
+if os.environ.get("MJSVC_PURE_PYTHON"):
+    CLEAN_ENV["MJSVC_PURE_PYTHON"] = os.environ["MJSVC_PURE_PYTHON"]
+
+
+def T(text: str) -> list[str]:
+    return [pb.Tile.Name(t + 1) for t in parse_tiles(text)]
+
+
+# 混一色 3 + 箭刻 1 + 门前清 1 + 正花 1 (West's autumn) = 6 faan; West wins on a discard from across (East)
+REQUEST: dict[str, Any] = {
+    "rule_set": "hk",
+    "hand": {"concealed": T("123m456m11mSSSCC"), "winning_tile": "TILE_RED"},
+    "context": {"seat_wind": "WIND_WEST", "discarded_by": "CLAIMED_FROM_ACROSS",
+                "flower_tiles": ["FLOWER_AUTUMN", "FLOWER_PLUM"], "flowers": 2},
+    "options": {"hk": {"limit": 10, "points_table": "HK_POINTS_TABLE_DOUBLING",
+                       "payment": "HK_PAYMENT_DISCARDER_PAYS_ALL"}},
+}
+
+
+def test_cli_scores_hk_with_options_and_flowers(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "engine", "score", "123m456m11mSSSCC", "--win", "C", "--rule-set",
+                          "hk", "--seat", "W", "--discarded-by", "across", "--flower-tiles", "autumn,plum",
+                          "--option", "points_table=doubling", "--option", "payment=discarder_pays_all"],
+                         cwd=tmp_path, env=CLEAN_ENV, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "Total: 6 faan" in out.stdout
+    assert "worth 64 points" in out.stdout
+    assert "payments: East -256, South +0, West +256, North +0" in out.stdout
+    assert "Mixed One Suit (混一色)  3" in out.stdout and "Seat Flower (正花)  1" in out.stdout
+
+
+@pytest.mark.parametrize(("args", "code"), [
+    (("--option", "limit=11"), "BAD_OPTION"),
+    (("--option", "points_table=halfway"), "BAD_OPTION"),
+    (("--flower-tiles", "lotus"), "BAD_CONTEXT"),
+    (("--flowers", "1"), "BAD_CONTEXT"),
+])
+def test_cli_bad_hk_input(tmp_path: Path, args: tuple[str, ...], code: str) -> None:
+    out = subprocess.run([sys.executable, "-m", "engine", "score", "123m456m11mSSSCC", "--win", "C", "--rule-set",
+                          "hk", *args], cwd=tmp_path, env=CLEAN_ENV, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and out.stderr.startswith(f"error {code}: "), out.stderr
+
+
+def test_batch_console_script_speaks_hk(tmp_path: Path) -> None:
+    lines = [
+        {"method": "Evaluate", "request": REQUEST},
+        {"method": "ListFans", "request": {"rule_set": "hk"}},
+        {"method": "Evaluate", "request": {**REQUEST, "options": {"hk": {"min_faan": 2}}}},
+        {"method": "Evaluate", "request": {**REQUEST, "options": {"riichi": {"red_fives": True}}}},
+        {"method": "Evaluate", "request": {**REQUEST, "context": {"flower_tiles": ["FLOWER_UNSPECIFIED"]}}},
+    ]
+    proc = subprocess.run([str(BIN / "mjsvc"), "batch"], input="".join(json.dumps(x) + "\n" for x in lines),
+                          cwd=tmp_path, env=CLEAN_ENV, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    answers = [json.loads(x) for x in proc.stdout.splitlines()]
+    best = answers[0]["response"]["best"]
+    assert best["total"] == 6 and best["points"] == 64
+    assert {p["seat_wind"]: p["amount"] for p in best["payments"]} == {
+        "WIND_EAST": -256, "WIND_SOUTH": 0, "WIND_WEST": 256, "WIND_NORTH": 0}
+    assert {f["name_zh"] for f in best["fans"]} == {"混一色", "箭刻", "门前清", "正花"}
+    fans = answers[1]["response"]
+    assert fans["rule_set"] == "hk" and fans["min_points"] == 3
+    assert {f["id"] for f in fans["fans"]} == {int(f) for f in Fan}
+    assert answers[2]["error"]["reason"] == "BAD_OPTION" and answers[2]["error"]["field"] == "options.hk.min_faan"
+    assert answers[3]["error"]["reason"] == "BAD_OPTION" and answers[3]["error"]["field"] == "options.riichi"
+    assert answers[4]["error"]["reason"] == "BAD_CONTEXT"
+    assert answers[4]["error"]["field"] == "context.flower_tiles[0]"
+
+
+def test_convert_reads_hk_options_and_flowers() -> None:
+    msg = json_format.ParseDict(REQUEST, pb.EvaluateRequest())
+    ctx = convert.context_from_proto(msg.context)
+    assert ctx.flower_tiles == (Flower.AUTUMN, Flower.PLUM)
+    options = convert.options_from_proto("hk", msg.options)
+    assert options == {"limit": 10, "points_table": 2, "payment": 2}
+    hand = convert.hand_from_proto(msg.hand, winning=True)
+    best = convert.evaluation_to_proto(api.evaluate(hand, ctx, "hk", options)).best
+    assert best.total == 6 and best.points == 64
+    assert [(p.seat_wind, p.amount) for p in best.payments] == [
+        (pb.WIND_EAST, -256), (pb.WIND_SOUTH, 0), (pb.WIND_WEST, 256), (pb.WIND_NORTH, 0)]
+    # unset options take their defaults; bad ones name their field
+    assert convert.options_from_proto("hk", pb.RuleOptions(hk=pb.HkOptions())) is None
+    with pytest.raises(BadOptionError) as err:
+        api.evaluate(hand, ctx, "hk", convert.options_from_proto("hk", pb.RuleOptions(hk=pb.HkOptions(limit=9))))
+    assert err.value.field == "options.hk.limit"
+    with pytest.raises(BadContextError) as cerr:
+        convert.context_from_proto(pb.WinContext(flower_tiles=[9]))
+    assert cerr.value.field == "context.flower_tiles[0]"
