@@ -16,7 +16,7 @@ from typing import NamedTuple
 from engine.rules.hk.facts import Facts
 from engine.rules.model import FanRow, FanTable, Scope
 from engine.shapes import ShapeKind
-from engine.tiles import DRAGONS, WINDS, is_honor, is_terminal
+from engine.tiles import DRAGONS, WINDS
 
 
 class Fan(IntEnum):
@@ -123,7 +123,7 @@ def whole(f: Facts, cond: bool) -> list[Occ]:
 
 def situation(f: Facts, cond: bool) -> list[Occ]:
     """A fan of the way the hand was won, shown on the winning tile."""
-    return [Occ((), (f.win,))] if cond else NONE
+    return [Occ((), (f.h.win,))] if cond else NONE
 
 
 def each(sets: tuple[int, ...]) -> list[Occ]:
@@ -135,35 +135,35 @@ def each(sets: tuple[int, ...]) -> list[Occ]:
 
 
 def no_flowers(f: Facts) -> list[Occ]:
-    return [Occ(())] if f.flowers_played and not f.ctx.flower_tiles else NONE
+    return [Occ(())] if f.h.no_flowers else NONE
 
 
 def seat_flower(f: Facts) -> list[Occ]:
-    return [Occ(()) for _ in f.seat_flowers]
+    return [Occ(())] * f.h.seat_flowers
 
 
 def flower_set(f: Facts) -> list[Occ]:
-    return [Occ(()) for complete in f.complete_flower_groups if complete]
+    return [Occ(())] * f.h.flower_groups
 
 
 def self_drawn(f: Facts) -> list[Occ]:
-    return situation(f, f.ctx.self_drawn)
+    return situation(f, f.h.ctx.self_drawn)
 
 
 def concealed_hand(f: Facts) -> list[Occ]:
-    return situation(f, f.concealed_hand)
+    return situation(f, f.h.concealed_hand)
 
 
 def last_tile(f: Facts) -> list[Occ]:
-    return situation(f, f.ctx.last_wall_tile)
+    return situation(f, f.h.ctx.last_wall_tile)
 
 
 def replacement_tile(f: Facts) -> list[Occ]:
-    return situation(f, f.ctx.replacement_tile)
+    return situation(f, f.h.ctx.replacement_tile)
 
 
 def robbing_kong(f: Facts) -> list[Occ]:
-    return situation(f, f.ctx.robbing_kong)
+    return situation(f, f.h.ctx.robbing_kong)
 
 
 def all_chows(f: Facts) -> list[Occ]:
@@ -175,11 +175,11 @@ def all_pungs(f: Facts) -> list[Occ]:
 
 
 def mixed_one_suit(f: Facts) -> list[Occ]:
-    return whole(f, len(f.suits) == 1 and f.has_honours)
+    return whole(f, len(f.h.suits) == 1 and f.h.has_honours)
 
 
 def all_one_suit(f: Facts) -> list[Occ]:
-    return whole(f, len(f.suits) == 1 and not f.has_honours)
+    return whole(f, len(f.h.suits) == 1 and not f.h.has_honours)
 
 
 def dragon_pung(f: Facts) -> list[Occ]:
@@ -187,11 +187,11 @@ def dragon_pung(f: Facts) -> list[Occ]:
 
 
 def seat_wind(f: Facts) -> list[Occ]:
-    return each(f.pungs_of((f.seat_wind_tile,)))
+    return each(f.pungs_of(f.h.seat_wind_tile))
 
 
 def prevalent_wind(f: Facts) -> list[Occ]:
-    return each(f.pungs_of((f.prevalent_wind_tile,)))
+    return each(f.pungs_of(f.h.prevalent_wind_tile))
 
 
 def small_dragons(f: Facts) -> list[Occ]:
@@ -217,15 +217,15 @@ def great_winds(f: Facts) -> list[Occ]:
 
 
 def all_honours(f: Facts) -> list[Occ]:
-    return whole(f, f.all_tiles(is_honor))
+    return whole(f, f.h.all_honours)
 
 
 def mixed_orphans(f: Facts) -> list[Occ]:
-    return whole(f, f.standard and f.terminals_and_honours_only and f.has_honours and bool(f.suits))
+    return whole(f, f.standard and f.h.orphans_only and f.h.has_honours and not f.h.all_honours)
 
 
 def orphans(f: Facts) -> list[Occ]:
-    return whole(f, f.standard and f.all_tiles(is_terminal))
+    return whole(f, f.standard and f.h.all_terminals)
 
 
 def thirteen_orphans(f: Facts) -> list[Occ]:
@@ -236,10 +236,11 @@ _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
 def nine_gates(f: Facts) -> list[Occ]:
-    if not f.standard or f.hand.melds or len(f.suits) != 1 or f.has_honours:
+    h = f.h
+    if not f.standard or h.hand.melds or len(h.suits) != 1 or h.has_honours:
         return NONE
-    base = 9 * next(iter(f.suits))
-    return whole(f, all(f.counts[base + r] >= n for r, n in enumerate(_NINE_GATES)))
+    base = 9 * next(iter(h.suits))
+    return whole(f, all(h.counts[base + r] >= n for r, n in enumerate(_NINE_GATES)))
 
 
 def four_concealed_pungs(f: Facts) -> list[Occ]:
@@ -251,11 +252,11 @@ def all_kongs(f: Facts) -> list[Occ]:
 
 
 def heavenly_hand(f: Facts) -> list[Occ]:
-    return situation(f, f.ctx.heavenly)
+    return situation(f, f.h.ctx.heavenly)
 
 
 def earthly_hand(f: Facts) -> list[Occ]:
-    return situation(f, f.ctx.earthly)
+    return situation(f, f.h.ctx.earthly)
 
 
 PREDICATES: dict[Fan, Callable[[Facts], list[Occ]]] = {

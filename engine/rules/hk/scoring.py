@@ -7,7 +7,7 @@ from functools import cache
 from engine.errors import BadContextError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, WinContext, Wind
 from engine.results import Evaluation, FanDef, FanHit, Payment, Scoring
-from engine.rules.hk.facts import Facts
+from engine.rules.hk.facts import Facts, HandFacts
 from engine.rules.hk.fans import PREDICATES, TABLE, Fan, Occ
 from engine.rules.hk.options import HkOptions, payments, points_for
 from engine.rules.model import Scope
@@ -65,7 +65,8 @@ def score_decomposition(f: Facts, options: HkOptions) -> Scoring:
         total = min(options.limit, sum(h.points for h in hits))
     meets = hand_faan >= options.min_faan
     points = points_for(total, options.points_table)
-    paid = payments(points, f.ctx.seat_wind, f.ctx.self_drawn, f.ctx.discarded_by, options) if meets else ()
+    ctx = f.h.ctx
+    paid = payments(points, ctx.seat_wind, ctx.self_drawn, ctx.discarded_by, options) if meets else ()
     return Scoring(tuple(hits), total, meets, f.dec, points, tuple(Payment(int(w), amount) for w, amount in paid))
 
 
@@ -99,7 +100,8 @@ def score(hand: Hand, ctx: WinContext, options: HkOptions) -> Evaluation:
     decs: list[Decomposition] = [d for d in decompositions(hand, False) if d.kind in SHAPES]
     if not decs:
         return Evaluation(False)
-    scored = [score_decomposition(Facts(hand, ctx, d, options.flowers), options) for d in decs]
+    h = HandFacts(hand, ctx, options.flowers)
+    scored = [score_decomposition(Facts(h, d), options) for d in decs]
     # Best first: the highest faan; ties keep engine.shapes' decomposition order.
     ranked = [s for _, s in sorted(enumerate(scored), key=lambda p: (-p[1].total, p[0]))]
     return Evaluation(True, ranked[0], tuple(ranked[1:]))
