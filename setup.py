@@ -10,12 +10,13 @@ from setuptools import setup
 # The modules every Evaluate and Analyze runs through. Left out: hand.py and tiles.py, which validate
 # whatever a caller passes (a compiled signature would raise TypeError before the check could name the
 # field); errors.py (mypyc does not keep its classes' class attributes); the CLI, the front door
-# (api.py) and package __init__s.
+# (api.py) and package __init__s; the fan tables (rules/model.py and each rule set's catalogue: data built
+# once at import, with IntEnum ids and dataclass rows that compiled code reads as plain ints and objects).
 COMPILED = [
     "engine/shapes.py",
     "engine/results.py",
     "engine/analysis.py",
-    "engine/rules/mcr/catalogue.py",
+    "engine/rules/principles.py",
     "engine/rules/mcr/facts.py",
     "engine/rules/mcr/predicates.py",
     "engine/rules/mcr/scoring.py",

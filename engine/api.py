@@ -2,34 +2,45 @@
 
 Callers build `Hand` objects with `engine.hand.make_hand` / `winning_hand` (which validate
 counts and copies); these functions add the rule-set checks and the context checks.
+
+`options`: the rule set's options, as typed options (`RuleSet.options_type`), a mapping of the fields a
+client set (checked: BAD_OPTION naming the field), or None for the documented defaults.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine import analysis, rules
 from engine.hand import Hand, WinContext, validate_context
 from engine.results import Analysis, Evaluation, FanDef
+from engine.rules.model import Options
 from engine.tiles import check_tiles
 
+OptionsArg = Options | Mapping[str, Any] | None
 
-def evaluate(hand: Hand, context: WinContext, rule_set: str = "") -> Evaluation:
+
+def evaluate(hand: Hand, context: WinContext, rule_set: str = "", options: OptionsArg = None) -> Evaluation:
     """Is this 14-tile hand a win, and what is every decomposition worth? Best first."""
     rs = rules.get(rule_set)
+    opts = rs.options(options)
     rs.check_tiles(hand)
     validate_context(context, hand)
-    return rs.evaluate(hand, context)
+    rs.check_context(hand, context, opts)
+    return rs.score(hand, context, opts)
 
 
-def analyze(hand: Hand, visible: Sequence[int] = (), rule_set: str = "") -> Analysis:
+def analyze(hand: Hand, visible: Sequence[int] = (), rule_set: str = "", options: OptionsArg = None) -> Analysis:
     """Shanten, waits and useful tiles of a 13-tile hand; discard advice for a 14-tile one."""
     rs = rules.get(rule_set)
+    rs.options(options)  # checked, so a bad option is the same error whatever the method
     rs.check_tiles(hand)
     check_tiles(visible, "visible")
-    return analysis.analyze(hand, visible, tile_kinds=rs.tile_kinds, allow_quad_pairs=rs.allow_quad_pairs)
+    return analysis.analyze(hand, visible, tile_kinds=rs.tiles, allow_quad_pairs=rs.allow_quad_pairs)
 
 
-def list_fans(rule_set: str = "") -> tuple[tuple[FanDef, ...], int]:
+def list_fans(rule_set: str = "", options: OptionsArg = None) -> tuple[tuple[FanDef, ...], int]:
     rs = rules.get(rule_set)
-    return rs.fans, rs.min_points
+    rs.options(options)
+    return rs.fans, rs.minimum

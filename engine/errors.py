@@ -52,6 +52,12 @@ class UnknownRuleSetError(EngineError):
     code = "UNKNOWN_RULE_SET"
 
 
+class BadOptionError(EngineError):
+    """A rule option that does not exist, or a value of the wrong type or out of its range."""
+
+    code = "BAD_OPTION"
+
+
 ERROR_CODES: tuple[str, ...] = tuple(
     cls.code
     for cls in (
@@ -63,5 +69,6 @@ ERROR_CODES: tuple[str, ...] = tuple(
         BadContextError,
         MissingWinningTileError,
         UnknownRuleSetError,
+        BadOptionError,
     )
 )

@@ -14,6 +14,7 @@ from operator import attrgetter
 from engine.errors import (
     BadContextError,
     BadMeldError,
+    BadTileError,
     ContradictoryContextError,
     MissingWinningTileError,
     TileCountError,
@@ -177,11 +178,15 @@ def kong(tile: int, *, concealed: bool = False, added: bool = False,
 
 @dataclass(frozen=True, slots=True)
 class Hand:
-    """Concealed tiles (sorted, without the winning tile), declared melds, and the winning tile if any."""
+    """Concealed tiles (sorted, without the winning tile), declared melds, and the winning tile if any.
+
+    `red_fives`: one entry per red five among all the hand's tiles (concealed, melds, winning tile),
+    sorted; each is a 5 the hand holds (Riichi's aka dora; other rule sets ignore it)."""
 
     concealed: tuple[int, ...]
     melds: tuple[Meld, ...] = ()
     winning_tile: int | None = None
+    red_fives: tuple[int, ...] = ()
 
     @property
     def size(self) -> int:
@@ -209,13 +214,18 @@ class Hand:
         return " ".join(p for p in parts if p)
 
 
+FIVES = (4, 13, 22)  # 5m 5p 5s: the tiles a red five can be
+
+
 def make_hand(concealed: Iterable[int], melds: Iterable[Meld] = (), winning_tile: int | None = None,
-              *, sizes: tuple[int, ...] = (14,)) -> Hand:
-    """Build and validate a hand. `sizes` lists the accepted MCR sizes (14 for a win; 13 or 14 to analyse)."""
+              *, sizes: tuple[int, ...] = (14,), red_fives: Iterable[int] = ()) -> Hand:
+    """Build and validate a hand. `sizes` lists the accepted MCR sizes (14 for a win; 13 or 14 to analyse).
+    `red_fives`: the red fives among the hand's tiles (a 5 of a suit, at most one per suit, held)."""
     concealed_t = tuple(sorted(check_tiles(concealed, "concealed")))
     if winning_tile is not None:
         check_tile(winning_tile, "winning_tile")
-    hand = Hand(concealed_t, tuple(melds), winning_tile)
+    reds = tuple(sorted(check_tiles(red_fives, "red_fives"))) if red_fives else ()
+    hand = Hand(concealed_t, tuple(melds), winning_tile, reds)
     if len(hand.melds) > 4:
         raise TileCountError(f"melds: a hand has at most 4 melds, got {len(hand.melds)}", "melds")
     if hand.size not in sizes:
@@ -230,14 +240,26 @@ def make_hand(concealed: Iterable[int], melds: Iterable[Meld] = (), winning_tile
         if n > 4:
             raise TooManyCopiesError(f"{format_tile(tile)}: {n} copies across hand, melds and winning tile; "
                                      "there are only 4", "concealed")
+    if reds:
+        counts = hand.counts()
+        for i, t in enumerate(reds):
+            if t not in FIVES:
+                raise BadTileError(f"red_fives: {format_tile(t)} is not a five of a suit (5m, 5p, 5s)", "red_fives")
+            if i and reds[i - 1] == t:
+                raise TooManyCopiesError(f"red_fives: {format_tile(t)} twice; the tile set has one red five per "
+                                         "suit", "red_fives")
+            if not counts[t]:
+                raise BadTileError(f"red_fives: a red {format_tile(t)}, but the hand holds no {format_tile(t)}",
+                                   "red_fives")
     return hand
 
 
-def winning_hand(concealed: Iterable[int], melds: Iterable[Meld], winning_tile: int | None) -> Hand:
+def winning_hand(concealed: Iterable[int], melds: Iterable[Meld], winning_tile: int | None,
+                 red_fives: Iterable[int] = ()) -> Hand:
     """A hand that claims to have won: 13 tiles (kongs as 3) plus the winning tile."""
     if winning_tile is None:
         raise MissingWinningTileError("winning_tile: evaluating a win needs the winning tile", "winning_tile")
-    return make_hand(concealed, melds, winning_tile, sizes=(14,))
+    return make_hand(concealed, melds, winning_tile, sizes=(14,), red_fives=red_fives)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,10 @@
 
 Game servers ask about the same hands again and again (every seat's client polls its waits after
 each discard), so answers are cached per process on a key that two equivalent requests share:
-the rule set's canonical name, the sorted concealed tiles, the melds in order (their order decides
-`meld_index` in the answer), the winning tile, and only the parts of the rest that can change the
-answer (see `evaluate_key` / `analyze_key`).
+the rule set's canonical name and options, the sorted concealed tiles, the melds in order (their order
+decides `meld_index` in the answer), the winning tile, the red fives, and the context fields the rule
+set declares it reads (`RuleSet.context_fields`; see `evaluate_key` / `analyze_key`). Nothing here
+knows a rule set: what an answer depends on is the rule set's declaration.
 
 Errors are never cached: a request that fails is validated again next time.
 """
@@ -14,20 +15,16 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
 from typing import Any, Protocol, TypeVar
 
 from engine.hand import Hand, Meld, WinContext
-from engine.tiles import WINDS
 
 V = TypeVar("V")
 
 _MISSING = object()
-_WIND_TILES = frozenset(WINDS)
-_CONTEXT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(WinContext) if f.name != "extra")
-_WIND_FIELDS = ("seat_wind", "prevalent_wind")
 
 
 class _Counter(Protocol):
@@ -121,68 +118,42 @@ def _meld_keys(melds: tuple[Meld, ...]) -> tuple[tuple[int, int, bool, bool], ..
 
 
 def _hand_key(hand: Hand) -> tuple[Any, ...]:
-    return (hand.concealed, _meld_keys(hand.melds), hand.winning_tile)
-
-
-def _has_wind(hand: Hand) -> bool:
-    if not _WIND_TILES.isdisjoint(hand.concealed) or hand.winning_tile in _WIND_TILES:
-        return True
-    return any(m.tiles[0] in _WIND_TILES for m in hand.melds) if hand.melds else False
+    return (hand.concealed, _meld_keys(hand.melds), hand.winning_tile, hand.red_fives)
 
 
 @lru_cache(maxsize=64)
-def _context_reader(relevant: tuple[str, ...]) -> tuple[Callable[[WinContext], tuple[Any, ...]], int, int]:
-    """A C-level reader of the `relevant` fields (always a tuple), and where seat / prevalent wind sit (-1: absent)."""
-    get = attrgetter(*relevant) if relevant else (lambda ctx: ())
-    read = get if len(relevant) != 1 else (lambda ctx: (get(ctx),))
-    seat = relevant.index("seat_wind") if "seat_wind" in relevant else -1
-    prevalent = relevant.index("prevalent_wind") if "prevalent_wind" in relevant else -1
-    return read, seat, prevalent
+def _context_reader(fields: tuple[str, ...]) -> Callable[[WinContext], tuple[Any, ...]]:
+    """A C-level reader of `fields` that always answers a tuple."""
+    if not fields:
+        return lambda ctx: ()
+    get = attrgetter(*fields)
+    return get if len(fields) != 1 else (lambda ctx: (get(ctx),))
 
 
-_DEFAULT_READER = _context_reader(_CONTEXT_FIELDS)
+@lru_cache(maxsize=64)
+def _declared_fields(rule_set: str) -> tuple[str, ...]:
+    from engine import rules
+
+    return rules.get(rule_set).context_fields
 
 
-def context_key(ctx: WinContext, hand: Hand, relevant: Sequence[str] = _CONTEXT_FIELDS) -> tuple[Any, ...]:
-    """The context flags `relevant` to the rule set. Seat and prevalent wind score only through a set of
-    wind tiles, so for a hand without any wind tile only whether the seat is East (the dealer, which
-    decides whether 天胡 / 地胡 are possible) stays in the key, and every other seat shares one entry."""
-    if relevant is _CONTEXT_FIELDS:
-        read, seat, prevalent = _DEFAULT_READER
-    else:
-        read, seat, prevalent = _context_reader(relevant if type(relevant) is tuple else tuple(relevant))
-    values = read(ctx)
-    if (seat < 0 and prevalent < 0) or _has_wind(hand):
-        return values
-    out = list(values)
-    if seat >= 0:
-        out[seat] = ctx.seat_wind == 0
-    if prevalent >= 0:
-        out[prevalent] = None
-    return tuple(out)
+def context_key(ctx: WinContext, fields: Sequence[str]) -> tuple[Any, ...]:
+    """The values of the context `fields` (a rule set's declared `context_fields`), in their order."""
+    return _context_reader(fields if type(fields) is tuple else tuple(fields))(ctx)
 
 
-def evaluate_key(rule_set: str, hand: Hand, ctx: WinContext,
-                 relevant: Sequence[str] = _CONTEXT_FIELDS) -> tuple[Any, ...]:
-    """Key of an evaluation. `relevant`: the context fields the rule set scores (all by default).
-    The context must have been validated first: flags outside `relevant` are not in the key."""
-    concealed = hand.concealed
-    win = hand.winning_tile
-    mk = _meld_keys(hand.melds)
-    if relevant is not _CONTEXT_FIELDS:
-        return ("evaluate", rule_set, concealed, mk, win, context_key(ctx, hand, relevant))
-    # context_key inlined for the default fields: it runs on every call, hit or not
-    if (_WIND_TILES.isdisjoint(concealed) and win not in _WIND_TILES
-            and (not mk or _WIND_TILES.isdisjoint([k[1] for k in mk]))):
-        return ("evaluate", rule_set, concealed, mk, win, _READ_NO_WIND(ctx) + (ctx.seat_wind == 0,))
-    return ("evaluate", rule_set, concealed, mk, win, _READ_ALL(ctx))
+def evaluate_key(rule_set: str, hand: Hand, ctx: WinContext, fields: Sequence[str] | None = None,
+                 options: Hashable = None) -> tuple[Any, ...]:
+    """Key of an evaluation: the rule set's canonical name, its typed options (frozen, so hashable; None:
+    the defaults), the canonical hand, and the values of exactly the context fields the rule set declares
+    (`RuleSet.context_fields`; `fields` overrides). The context must have been validated first: fields
+    outside the declaration are not in the key."""
+    if fields is None:
+        fields = _declared_fields(rule_set)
+    return ("evaluate", rule_set, options, hand.concealed, _meld_keys(hand.melds), hand.winning_tile,
+            hand.red_fives, context_key(ctx, fields))
 
 
-# The default fields without the winds (a hand with no wind tile keys on "seat is East" only), and all
-_READ_NO_WIND = attrgetter(*(f for f in _CONTEXT_FIELDS if f not in _WIND_FIELDS))
-_READ_ALL = attrgetter(*_CONTEXT_FIELDS)
-
-
-def analyze_key(rule_set: str, hand: Hand, visible: Sequence[int]) -> tuple[Any, ...]:
+def analyze_key(rule_set: str, hand: Hand, visible: Sequence[int], options: Hashable = None) -> tuple[Any, ...]:
     """Key of an analysis: the visible tiles count, their order does not."""
-    return ("analyze", rule_set, *_hand_key(hand), tuple(sorted(visible)))
+    return ("analyze", rule_set, options, *_hand_key(hand), tuple(sorted(visible)))

@@ -11,8 +11,9 @@ engine wind + 1 with 0 read as east, and MeldKind / ClaimedFrom / SetKind share 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from engine.errors import BadContextError, BadMeldError, BadTileError, EngineError
+from engine.errors import BadContextError, BadMeldError, BadOptionError, BadTileError, EngineError
 from engine.hand import (
     ClaimedFrom,
     Flower,
@@ -91,10 +92,11 @@ def hand_from_proto(msg: pb.Hand, *, winning: bool, field: str = "hand") -> Hand
     concealed = tiles_from_proto(msg.concealed, f"{field}.concealed")
     melds = [meld_from_proto(m, f"{field}.melds[{i}]") for i, m in enumerate(msg.melds)]
     win = tile_from_proto(msg.winning_tile, f"{field}.winning_tile") if msg.winning_tile else None
+    reds = tiles_from_proto(msg.red_fives, f"{field}.red_fives") if msg.red_fives else ()
     try:
         if winning:
-            return winning_hand(concealed, melds, win)
-        return make_hand(concealed, melds, win, sizes=(13, 14))
+            return winning_hand(concealed, melds, win, reds)
+        return make_hand(concealed, melds, win, sizes=(13, 14), red_fives=reds)
     except EngineError as err:
         raise qualify(err, f"{field}.") from None
 
@@ -148,6 +150,25 @@ def _flowers(values: Iterable[int], field: str) -> tuple[Flower, ...]:
                                   f"{field}[{i}]")
         out.append(Flower(v - 1))
     return tuple(out)
+
+
+def options_from_proto(rule_set: str, msg: pb.RuleOptions | None, field: str = "options") -> dict[str, Any] | None:
+    """The options a client set, as the plain mapping `RuleSet.options` checks and types: the fields
+    present in the sub-message named after `rule_set` (RuleOptions.riichi for "riichi", ...; a rule set
+    adds its sub-message to the proto and nothing here). None when nothing is set (the defaults).
+    Options for another rule set than the one asked for are BAD_OPTION naming the sub-message."""
+    if msg is None:
+        return None
+    present = msg.ListFields()
+    if not present:
+        return None
+    out: dict[str, Any] | None = None
+    for desc, sub in present:
+        if desc.name != rule_set:
+            raise BadOptionError(f"{field}.{desc.name}: options of {desc.name} given for rule set {rule_set!r}",
+                                 f"{field}.{desc.name}")
+        out = {d.name: value for d, value in sub.ListFields()}
+    return out or None
 
 
 def _claimed_from(value: int, field: str) -> ClaimedFrom:

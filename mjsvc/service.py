@@ -17,6 +17,7 @@ from google.protobuf.message import DecodeError
 from engine import rules
 from engine.errors import EngineError
 from engine.hand import validate_context
+from engine.rules.model import RuleSet
 from mjsvc import convert, wire
 from mjsvc.cache import LRUCache, analyze_key, evaluate_key
 from mjsvc.errors import BAD_REQUEST, BATCH_TOO_LARGE, DEADLINE_EXCEEDED, CallError, Failure, place, qualify
@@ -35,10 +36,10 @@ class Observer(Protocol):
     def cache_size(self, entries: int) -> None: ...
 
 
-def canonical_rule_set(name: str) -> tuple[str, object]:
+def canonical_rule_set(name: str) -> tuple[str, RuleSet]:
     """The rule set's canonical name and object; UNKNOWN_RULE_SET (field `rule_set`) if there is none."""
     rs = rules.get(name)
-    return getattr(rs, "name", (name or rules.DEFAULT).lower()), rs
+    return rs.name, rs
 
 
 class Deadline:
@@ -118,6 +119,7 @@ class Service:
     def _evaluate(self, req: pb.EvaluateRequest, field: str) -> pb.EvaluateResponse:
         try:
             name, rs = canonical_rule_set(req.rule_set)
+            options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
             hand = convert.hand_from_proto(req.hand, winning=True)
             ctx = convert.context_from_proto(req.context)
             try:
@@ -125,12 +127,11 @@ class Service:
                 validate_context(ctx, hand)
             except EngineError as err:
                 raise place(err) from None
-            relevant = getattr(rs, "context_fields", None)
-            key = evaluate_key(name, hand, ctx) if relevant is None else evaluate_key(name, hand, ctx, relevant)
+            key = evaluate_key(name, hand, ctx, rs.context_fields, options)
 
             def compute() -> pb.EvaluateResponse:
                 try:
-                    return convert.evaluation_to_proto(self._api.evaluate(hand, ctx, name))
+                    return convert.evaluation_to_proto(self._api.evaluate(hand, ctx, name, options))
                 except EngineError as err:
                     raise place(err) from None
 
@@ -141,14 +142,15 @@ class Service:
     def _analyze(self, req: pb.AnalyzeRequest, field: str) -> bytes:
         """The serialized answer (cached as bytes: an advice answer is large and costly to rebuild)."""
         try:
-            name, _ = canonical_rule_set(req.rule_set)
+            name, rs = canonical_rule_set(req.rule_set)
+            options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
             hand = convert.hand_from_proto(req.hand, winning=False)
             visible = convert.tiles_from_proto(req.visible, "visible")
-            key = analyze_key(name, hand, visible)
+            key = analyze_key(name, hand, visible, options)
 
             def compute() -> bytes:
                 try:
-                    return convert.analysis_to_wire(self._api.analyze(hand, visible, name))
+                    return convert.analysis_to_wire(self._api.analyze(hand, visible, name, options))
                 except EngineError as err:
                     raise place(err) from None
 

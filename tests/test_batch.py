@@ -53,8 +53,10 @@ ERROR_CASES: list[tuple[str, str, dict[str, Any], str, str]] = [
     ("BAD_CONTEXT_WIND", "Evaluate", {**WIN, "context": {"seat_wind": 7}}, "BAD_CONTEXT", "context.seat_wind"),
     ("MISSING_WINNING_TILE", "Evaluate", {"hand": {"concealed": T("123m456p789s1123z")}}, "MISSING_WINNING_TILE",
      "hand.winning_tile"),
-    ("UNKNOWN_RULE_SET", "Evaluate", {"rule_set": "riichi", **WIN}, "UNKNOWN_RULE_SET", "rule_set"),
-    ("UNKNOWN_RULE_SET_FANS", "ListFans", {"rule_set": "riichi"}, "UNKNOWN_RULE_SET", "rule_set"),
+    ("UNKNOWN_RULE_SET", "Evaluate", {"rule_set": "no-such-rules", **WIN}, "UNKNOWN_RULE_SET", "rule_set"),
+    ("UNKNOWN_RULE_SET_FANS", "ListFans", {"rule_set": "no-such-rules"}, "UNKNOWN_RULE_SET", "rule_set"),
+    ("BAD_OPTION", "Evaluate", {**WIN, "options": {"riichi": {"open_tanyao": False}}}, "BAD_OPTION",
+     "options.riichi"),
 ]
 
 

@@ -8,7 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from engine.hand import ClaimedFrom, MeldKind, WinContext, Wind, make_hand, make_meld, pung, winning_hand
+from engine import rules
+from engine.hand import ClaimedFrom, MeldKind, WinContext, Wind, make_hand, make_meld, winning_hand
 from engine.tiles import EAST, RED, parse_tiles
 from mjsvc.cache import LRUCache, analyze_key, evaluate_key
 
@@ -126,25 +127,36 @@ def test_evaluate_key_differs_on_what_matters() -> None:
     assert evaluate_key("mcr", k1, WinContext()) != evaluate_key("mcr", k2, WinContext())
 
 
-def test_winds_drop_out_of_the_key_without_wind_tiles() -> None:
+def test_the_key_holds_exactly_the_declared_context_fields() -> None:
     h = winning_hand(parse_tiles("123m456p789s1255m"), (), parse_tiles("3m")[0])
-    assert evaluate_key("mcr", h, WinContext(seat_wind=Wind.NORTH, prevalent_wind=Wind.WEST)) == \
-        evaluate_key("mcr", h, WinContext(seat_wind=Wind.SOUTH))
-    # Whether the seat is East (the dealer) stays: it decides whether heavenly / earthly hands are possible.
-    assert evaluate_key("mcr", h, WinContext(seat_wind=Wind.EAST, prevalent_wind=Wind.WEST)) == \
-        evaluate_key("mcr", h, WinContext())
+    # mcr declares the winds: a seat changes the key even without a wind tile (nothing rule-specific here)
     assert evaluate_key("mcr", h, WinContext(seat_wind=Wind.SOUTH)) != evaluate_key("mcr", h, WinContext())
-    with_wind_meld = winning_hand(parse_tiles("123m456p789s5m"), (pung(EAST),), parse_tiles("5m")[0])
-    assert evaluate_key("mcr", with_wind_meld, WinContext(seat_wind=Wind.NORTH)) != \
-        evaluate_key("mcr", with_wind_meld, WinContext())
+    # mcr2p reads no prevalent wind, mcr reads no two-player flag
+    assert evaluate_key("mcr2p", h, WinContext(prevalent_wind=Wind.SOUTH)) == evaluate_key("mcr2p", h, WinContext())
+    assert evaluate_key("mcr", h, WinContext(ready_declared=True)) == evaluate_key("mcr", h, WinContext())
+    assert evaluate_key("mcr2p", h, WinContext(ready_declared=True)) != evaluate_key("mcr2p", h, WinContext())
+    for name in rules.names():
+        rs = rules.get(name)
+        key = evaluate_key(name, h, WinContext())
+        assert key[-1] == tuple(getattr(WinContext(), f) for f in rs.context_fields)
 
 
 def test_relevant_context_fields_limit_the_key() -> None:
     h = winning_hand(parse_tiles("123m456p789s1123z"), (), RED)
     relevant = ("self_drawn", "flowers")
-    assert evaluate_key("mcr", h, WinContext(ready_declared=True), relevant) == evaluate_key("mcr", h, WinContext(),
-                                                                                           relevant)
+    assert evaluate_key("mcr", h, WinContext(seat_wind=Wind.WEST), relevant) == evaluate_key("mcr", h, WinContext(),
+                                                                                            relevant)
     assert evaluate_key("mcr", h, WinContext(), relevant) != evaluate_key("mcr", h, WinContext())
+
+
+def test_options_and_red_fives_are_in_the_key() -> None:
+    h = winning_hand(parse_tiles("123m456p789s1155m"), (), parse_tiles("5m")[0])
+    red = winning_hand(parse_tiles("123m456p789s1155m"), (), parse_tiles("5m")[0], red_fives=parse_tiles("5m"))
+    assert evaluate_key("mcr", h, WinContext()) != evaluate_key("mcr", red, WinContext())
+    opts = rules.get("mcr2p").options({"non_dealer_seat": "west"})
+    assert evaluate_key("mcr2p", h, WinContext(), options=opts) != evaluate_key("mcr2p", h, WinContext())
+    assert evaluate_key("mcr2p", h, WinContext(), options=opts) == \
+        evaluate_key("mcr2p", h, WinContext(), options=rules.get("mcr2p").options({"non_dealer_seat": "west"}))
 
 
 def test_analyze_key_ignores_visible_order_and_differs_from_evaluate() -> None:

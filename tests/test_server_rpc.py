@@ -60,6 +60,8 @@ def bad(**changes: object) -> pb.EvaluateRequest:
             req.hand.CopyFrom(v)  # type: ignore[arg-type]
         elif k == "context":
             req.context.CopyFrom(v)  # type: ignore[arg-type]
+        elif k == "options":
+            req.options.CopyFrom(v)  # type: ignore[arg-type]
         else:
             setattr(req, k, v)
     return req
@@ -81,7 +83,9 @@ ERRORS = [
     ("BAD_CONTEXT", bad(context=pb.WinContext(flowers=12)), "BAD_CONTEXT", "context.flowers"),
     ("MISSING_WINNING_TILE", bad(hand=pb.Hand(concealed=T("123m456p789s1177z"))), "MISSING_WINNING_TILE",
      "hand.winning_tile"),
-    ("UNKNOWN_RULE_SET", bad(rule_set="riichi"), "UNKNOWN_RULE_SET", "rule_set"),
+    ("UNKNOWN_RULE_SET", bad(rule_set="no-such-rules"), "UNKNOWN_RULE_SET", "rule_set"),
+    ("BAD_OPTION", bad(options=pb.RuleOptions(riichi=pb.RiichiOptions(open_tanyao=False))), "BAD_OPTION",
+     "options.riichi"),
 ]
 
 
@@ -128,7 +132,7 @@ def test_list_fans(stub: mahjong_pb2_grpc.MahjongEngineStub) -> None:
 
 
 def test_evaluate_batch_in_order_with_item_errors(stub: mahjong_pb2_grpc.MahjongEngineStub) -> None:
-    reqs = [WIN, ERRORS[1][1], bad(rule_set="riichi"), WIN]
+    reqs = [WIN, ERRORS[1][1], bad(rule_set="no-such-rules"), WIN]
     r = stub.EvaluateBatch(pb.EvaluateBatchRequest(requests=reqs), timeout=10)
     kinds = [item.WhichOneof("result") for item in r.results]
     assert kinds == ["response", "error", "error", "response"]
@@ -182,7 +186,7 @@ def test_analyze_error(stub: mahjong_pb2_grpc.MahjongEngineStub) -> None:
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert rpc_status.from_call(info.value).details  # type: ignore[union-attr]
     with pytest.raises(grpc.RpcError) as info:
-        stub.ListFans(pb.ListFansRequest(rule_set="riichi"), timeout=10)
+        stub.ListFans(pb.ListFansRequest(rule_set="no-such-rules"), timeout=10)
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
 
 

@@ -11,6 +11,7 @@ from engine.errors import (
     ERROR_CODES,
     BadContextError,
     BadMeldError,
+    BadOptionError,
     BadTileError,
     ContradictoryContextError,
     EngineError,
@@ -297,7 +298,7 @@ def test_unknown_rule_set() -> None:
 
 def test_every_error_code_is_covered_here() -> None:
     classes = (BadTileError, TileCountError, TooManyCopiesError, BadMeldError, ContradictoryContextError,
-               BadContextError, MissingWinningTileError, UnknownRuleSetError)
+               BadContextError, MissingWinningTileError, UnknownRuleSetError, BadOptionError)
     assert tuple(c.code for c in classes) == ERROR_CODES
     assert all(issubclass(c, EngineError) and issubclass(c, ValueError) for c in classes)
     assert isinstance(Meld(MeldKind.PUNG, (0, 0, 0)), Meld)

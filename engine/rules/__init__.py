@@ -1,6 +1,7 @@
 """Rule sets are plugins: one package each under engine/rules/<name>/, found through this registry.
 
-Each package exposes `RULE_SET`, an object satisfying `engine.rules.base.RuleSet`.
+Each package exposes `RULE_SET`, an `engine.rules.model.RuleSet` (the fan-table model: see model.py's
+docstring for how to declare one). Adding a rule set is one line here and its own package.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from engine.errors import UnknownRuleSetError
-from engine.rules.base import RuleSet
+from engine.rules.model import RuleSet
 
 _PACKAGES = {
     "mcr": "engine.rules.mcr",
@@ -28,4 +29,5 @@ def get(name: str = "") -> RuleSet:
     if key not in _PACKAGES:
         raise UnknownRuleSetError(f"rule_set: {name!r} is not a known rule set ({', '.join(_PACKAGES)})",
                                   "rule_set")
-    return import_module(_PACKAGES[key]).RULE_SET
+    rule_set: RuleSet = import_module(_PACKAGES[key]).RULE_SET
+    return rule_set

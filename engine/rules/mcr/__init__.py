@@ -10,33 +10,33 @@ on a whole hand: `MEMOS` lists them (with the shared shape tables) so a benchmar
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine import shapes
 from engine.hand import Hand, WinContext
-from engine.results import Evaluation, FanDef
+from engine.results import Evaluation
 from engine.rules.mcr import facts, predicates, scoring
-from engine.rules.mcr.catalogue import FANS
-from engine.rules.mcr.scoring import evaluate as _evaluate
-from engine.tiles import NUM_KINDS
+from engine.rules.mcr.catalogue import TABLE
+from engine.rules.model import ALL_TILES, NoOptions, RuleSet
+from engine.shapes import ShapeKind
 
 
-@dataclass(frozen=True)
-class MCRRuleSet:
-    name: str = "mcr"
-    min_points: int = 8
-    allow_quad_pairs: bool = True
-    tile_kinds: frozenset[int] = frozenset(range(NUM_KINDS))
-    fans: tuple[FanDef, ...] = FANS
-
-    def check_tiles(self, hand: Hand) -> None:
-        """MCR plays with all 34 kinds; hand validation already checked every tile."""
-
-    def evaluate(self, hand: Hand, context: WinContext) -> Evaluation:
-        return _evaluate(hand, context)
+def _score(hand: Hand, context: WinContext, options: NoOptions) -> Evaluation:
+    return scoring.evaluate(hand, context)
 
 
-RULE_SET = MCRRuleSet()
+RULE_SET = RuleSet(
+    name="mcr",
+    title="Chinese Official (国标麻将)",
+    table=TABLE,
+    tiles=ALL_TILES,
+    shapes=frozenset(ShapeKind),
+    options_type=NoOptions,
+    # what the fans read; `extra`, the Riichi and Sichuan facts and the two-player flags are ignored
+    context_fields=("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
+                    "seat_wind", "prevalent_wind", "flowers"),
+    minimum=8,
+    score=_score,
+    allow_quad_pairs=True,
+)
 
 
 # Every memo table scoring reads (functools caches: thread-safe, bounded by their key spaces or maxsize).

@@ -1,4 +1,4 @@
-"""One small rule per fan, registered under the fan's official id (see catalogue.py for names/points).
+"""One small rule per fan, registered under the fan's id (catalogue.MCRFan; names and points are there).
 
 Five kinds, by what they look at:
 - TILE fans: only which kinds the hand holds (`TileFacts`, a few bits and a rank mask) -> bool;
@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from typing import Final
 
 from engine.rules.mcr import facts as F
+from engine.rules.mcr.catalogue import MCRFan as Fan
 from engine.rules.mcr.facts import (
     DRAGON_TILES,
     SUITED,
@@ -54,7 +56,7 @@ COMBOS: dict[str, dict[int, list[tuple[int, ComboRule]]]] = {"chow": {2: [], 3: 
 
 def _register(table: dict, fan_id: int) -> Callable:
     def register(fn: Callable) -> Callable:
-        table[fan_id] = fn
+        table[int(fan_id)] = fn
         return fn
     return register
 
@@ -74,14 +76,14 @@ def hand_fan(fan_id: int) -> Callable[[HandRule], HandRule]:
 def set_fan(fan_id: int, needs: int = 0) -> Callable[[SetRule], SetRule]:
     """`needs`: feature bits (facts.py) that must all be present for the fan to be possible."""
     def register(fn: SetRule) -> SetRule:
-        SETS[fan_id] = (needs, fn)
+        SETS[int(fan_id)] = (needs, fn)
         return fn
     return register
 
 
 def combo_fan(fan_id: int, family: str, arity: int) -> Callable[[ComboRule], ComboRule]:
     def register(fn: ComboRule) -> ComboRule:
-        COMBOS[family][arity].append((fan_id, fn))
+        COMBOS[family][arity].append((int(fan_id), fn))
         return fn
     return register
 
@@ -110,59 +112,59 @@ def _all(sf: SetFacts) -> tuple[int, ...]:
 
 # ---------------------------------------------------------------- tiles: colours (suits)
 
-@tile_fan(22)  # Full Flush: one suit, no honours
+@tile_fan(Fan.FULL_FLUSH)  # Full Flush: one suit, no honours
 def full_flush(t: TileFacts) -> bool:
     return t.suits_absent == 2 and not t.honors
 
 
-@tile_fan(49)  # Half Flush: one suit plus honours
+@tile_fan(Fan.HALF_FLUSH)  # Half Flush: one suit plus honours
 def half_flush(t: TileFacts) -> bool:
     return t.suits_absent == 2 and t.honors
 
 
-@tile_fan(75)  # One Voided Suit: exactly one of the three suits missing
+@tile_fan(Fan.ONE_VOIDED_SUIT)  # One Voided Suit: exactly one of the three suits missing
 def one_voided_suit(t: TileFacts) -> bool:
     return t.suits_absent == 1
 
 
-@tile_fan(76)  # No Honors
+@tile_fan(Fan.NO_HONORS)  # No Honors
 def no_honors(t: TileFacts) -> bool:
     return not t.honors
 
 
-@tile_fan(51)  # All Types: three suits, a wind and a dragon
+@tile_fan(Fan.ALL_TYPES)  # All Types: three suits, a wind and a dragon
 def all_types(t: TileFacts) -> bool:
     return t.suits_absent == 0 and t.winds and t.dragons
 
 
 # ---------------------------------------------------------------- tiles: tile kinds
 
-@tile_fan(68)  # All Simples: no terminal, no honour
+@tile_fan(Fan.ALL_SIMPLES)  # All Simples: no terminal, no honour
 def all_simples(t: TileFacts) -> bool:
     return not t.honors and not t.rank_union & TERMINAL_RANKS
 
 
-@tile_fan(40)  # Reversible Tiles
+@tile_fan(Fan.REVERSIBLE_TILES)  # Reversible Tiles
 def reversible(t: TileFacts) -> bool:
     return t.reversible
 
 
-@tile_fan(3)  # All Green
+@tile_fan(Fan.ALL_GREEN)  # All Green
 def all_green(t: TileFacts) -> bool:
     return t.green
 
 
-@tile_fan(11)  # All Honors
+@tile_fan(Fan.ALL_HONORS)  # All Honors
 def all_honors(t: TileFacts) -> bool:
     return t.suits_absent == 3
 
 
-@tile_fan(8)  # All Terminals: only 1s and 9s
+@tile_fan(Fan.ALL_TERMINALS)  # All Terminals: only 1s and 9s
 def all_terminals(t: TileFacts) -> bool:
     return not t.honors and not t.rank_union & ~TERMINAL_RANKS
 
 
-@tile_fan(18)  # All Terminals and Honors
+@tile_fan(Fan.ALL_TERMINALS_AND_HONORS)  # All Terminals and Honors
 def all_terminals_and_honors(t: TileFacts) -> bool:
     return not t.rank_union & ~TERMINAL_RANKS
 
@@ -174,99 +176,99 @@ def _ranks_within(t: TileFacts, *ranks: int) -> bool:
     return not t.honors and not t.rank_union & ~ranks_mask(ranks)
 
 
-@tile_fan(27)  # Lower Tiles: only 1 2 3
+@tile_fan(Fan.LOWER_TILES)  # Lower Tiles: only 1 2 3
 def lower_tiles(t: TileFacts) -> bool:
     return _ranks_within(t, 1, 2, 3)
 
 
-@tile_fan(37)  # Lower Four: only 1-4
+@tile_fan(Fan.LOWER_FOUR)  # Lower Four: only 1-4
 def lower_four(t: TileFacts) -> bool:
     return _ranks_within(t, 1, 2, 3, 4)
 
 
-@tile_fan(25)  # Upper Tiles: only 7 8 9
+@tile_fan(Fan.UPPER_TILES)  # Upper Tiles: only 7 8 9
 def upper_tiles(t: TileFacts) -> bool:
     return _ranks_within(t, 7, 8, 9)
 
 
-@tile_fan(36)  # Upper Four: only 6-9
+@tile_fan(Fan.UPPER_FOUR)  # Upper Four: only 6-9
 def upper_four(t: TileFacts) -> bool:
     return _ranks_within(t, 6, 7, 8, 9)
 
 
-@tile_fan(26)  # Middle Tiles: only 4 5 6
+@tile_fan(Fan.MIDDLE_TILES)  # Middle Tiles: only 4 5 6
 def middle_tiles(t: TileFacts) -> bool:
     return _ranks_within(t, 4, 5, 6)
 
 
 # ---------------------------------------------------------------- the situation
 
-@situation_fan(80)  # Self-Drawn
+@situation_fan(Fan.SELF_DRAWN)  # Self-Drawn
 def self_drawn(s: Situation) -> bool:
     return s.self_drawn
 
 
-@situation_fan(58)  # Last Tile (和绝张)
+@situation_fan(Fan.LAST_TILE)  # Last Tile (和绝张)
 def last_tile(s: Situation) -> bool:
     return s.last_of_kind
 
 
-@situation_fan(44)  # Last Tile Draw (妙手回春): self-drawn last tile of the wall
+@situation_fan(Fan.LAST_TILE_DRAW)  # Last Tile Draw (妙手回春): self-drawn last tile of the wall
 def last_tile_draw(s: Situation) -> bool:
     return s.last_wall_tile and s.self_drawn
 
 
-@situation_fan(45)  # Last Tile Claim (海底捞月): the discard after the last wall tile
+@situation_fan(Fan.LAST_TILE_CLAIM)  # Last Tile Claim (海底捞月): the discard after the last wall tile
 def last_tile_claim(s: Situation) -> bool:
     return s.last_wall_tile and not s.self_drawn
 
 
-@situation_fan(46)  # Out with Replacement Tile (杠上开花)
+@situation_fan(Fan.OUT_WITH_REPLACEMENT_TILE)  # Out with Replacement Tile (杠上开花)
 def replacement_tile(s: Situation) -> bool:
     return s.replacement_tile
 
 
-@situation_fan(47)  # Robbing The Kong (抢杠和)
+@situation_fan(Fan.ROBBING_THE_KONG)  # Robbing The Kong (抢杠和)
 def robbing_the_kong(s: Situation) -> bool:
     return s.robbing_kong
 
 
-@situation_fan(56)  # Fully Concealed Hand: nothing claimed, self-drawn
+@situation_fan(Fan.FULLY_CONCEALED_HAND)  # Fully Concealed Hand: nothing claimed, self-drawn
 def fully_concealed(s: Situation) -> bool:
     return s.melded_sets == 0 and s.self_drawn
 
 
-@situation_fan(62)  # Concealed Hand: nothing claimed, won on a discard
+@situation_fan(Fan.CONCEALED_HAND)  # Concealed Hand: nothing claimed, won on a discard
 def concealed_hand(s: Situation) -> bool:
     return s.melded_sets == 0 and not s.self_drawn
 
 
-@situation_fan(52)  # Melded Hand: four claimed sets, won on a discard
+@situation_fan(Fan.MELDED_HAND)  # Melded Hand: four claimed sets, won on a discard
 def melded_hand(s: Situation) -> bool:
     return s.melded_sets == 4 and not s.self_drawn
 
 
 # ---------------------------------------------------------------- hand: tile counts
 
-@hand_fan(64)  # Tile Hog: all four of a kind used without being a kong, counted per kind
+@hand_fan(Fan.TILE_HOG)  # Tile Hog: all four of a kind used without being a kong, counted per kind
 def tile_hog(h: HandFacts) -> int:
     return h.counts.count(4) - h.n_kongs
 
 
 # ---------------------------------------------------------------- sets: special shapes
 
-@set_fan(7, needs=F.SPECIAL)  # Thirteen Orphans
+@set_fan(Fan.THIRTEEN_ORPHANS, needs=F.SPECIAL)  # Thirteen Orphans
 def thirteen_orphans(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [()] if sf.decomposition.kind == ShapeKind.THIRTEEN_ORPHANS else []
 
 
-@set_fan(19, needs=F.SPECIAL)  # Seven Pairs
+@set_fan(Fan.SEVEN_PAIRS, needs=F.SPECIAL)  # Seven Pairs
 def seven_pairs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     d = sf.decomposition
     return [_all(sf)] if d.kind == ShapeKind.SEVEN_PAIRS and not _shifted_pairs(sf) else []
 
 
-@set_fan(6, needs=F.SPECIAL)  # Seven Shifted Pairs: seven consecutive pairs of one suit
+@set_fan(Fan.SEVEN_SHIFTED_PAIRS, needs=F.SPECIAL)  # Seven Shifted Pairs: seven consecutive pairs of one suit
 def seven_shifted_pairs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if sf.decomposition.kind == ShapeKind.SEVEN_PAIRS and _shifted_pairs(sf) else []
 
@@ -277,21 +279,22 @@ def _shifted_pairs(sf: SetFacts) -> bool:
     return f < 27 and f % 9 <= 2 and firsts == list(range(f, f + 7))
 
 
-@set_fan(34, needs=F.SPECIAL)  # Lesser Honors and Knitted Tiles
+@set_fan(Fan.LESSER_HONORS_AND_KNITTED_TILES, needs=F.SPECIAL)  # Lesser Honors and Knitted Tiles
 def lesser_honors_knitted(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     if sf.decomposition.kind != ShapeKind.HONORS_KNITTED:
         return []
     return [] if all(h.counts[t] for t in range(27, 34)) else [()]
 
 
-@set_fan(20, needs=F.SPECIAL)  # Greater Honors and Knitted Tiles: all seven honours
+@set_fan(Fan.GREATER_HONORS_AND_KNITTED_TILES, needs=F.SPECIAL)  # Greater Honors and Knitted Tiles: all seven honours
 def greater_honors_knitted(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     if sf.decomposition.kind != ShapeKind.HONORS_KNITTED:
         return []
     return [()] if all(h.counts[t] for t in range(27, 34)) else []
 
 
-@set_fan(35, needs=F.SPECIAL)  # Knitted Straight: 147/258/369 in three suits (also inside honours-and-knitted)
+# Knitted Straight: 147/258/369 in three suits (also inside honours-and-knitted)
+@set_fan(Fan.KNITTED_STRAIGHT, needs=F.SPECIAL)
 def knitted_straight(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     d = sf.decomposition
     if d.kind == ShapeKind.KNITTED_STRAIGHT:
@@ -302,7 +305,7 @@ def knitted_straight(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
 
 
 # Nine Gates: 1112345678999 of one suit concealed, any tile of that suit wins
-@set_fan(4, needs=F.STANDARD | F.NO_MELDS | F.ONE_SUIT)
+@set_fan(Fan.NINE_GATES, needs=F.STANDARD | F.NO_MELDS | F.ONE_SUIT)
 def nine_gates(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     if h.n_melds or not sf.standard:
         return []
@@ -317,7 +320,7 @@ def nine_gates(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
 
 # ---------------------------------------------------------------- sets: pungs and kongs
 
-@set_fan(59, needs=F.DRAGON_PUNG)  # Dragon Pung, per pung
+@set_fan(Fan.DRAGON_PUNG, needs=F.DRAGON_PUNG)  # Dragon Pung, per pung
 def dragon_pung(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [(p.set_index,) for p in sf.pungs if p.tile >= 31]
 
@@ -326,24 +329,25 @@ def dragon_pung(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
 _TERMINALS_AND_WINDS = frozenset(t for t in range(31) if is_terminal_or_honor(t))
 
 
-@set_fan(73, needs=F.TERMINAL_PUNG)  # Pung of Terminals or Honors (winds; dragons score Dragon Pung), per pung
+# Pung of Terminals or Honors (winds; dragons score Dragon Pung), per pung
+@set_fan(Fan.PUNG_OF_TERMINALS_OR_HONORS, needs=F.TERMINAL_PUNG)
 def pung_terminals_honors(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [(p.set_index,) for p in sf.pungs if p.tile in _TERMINALS_AND_WINDS]
 
 
-@set_fan(60, needs=F.WIND_PUNG)  # Prevalent Wind
+@set_fan(Fan.PREVALENT_WIND, needs=F.WIND_PUNG)  # Prevalent Wind
 def prevalent_wind(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     w = 27 + int(h.ctx.prevalent_wind)
     return [(p.set_index,) for p in sf.pungs if p.tile == w]
 
 
-@set_fan(61, needs=F.WIND_PUNG)  # Seat Wind
+@set_fan(Fan.SEAT_WIND, needs=F.WIND_PUNG)  # Seat Wind
 def seat_wind(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     w = 27 + int(h.ctx.seat_wind)
     return [(p.set_index,) for p in sf.pungs if p.tile == w]
 
 
-@set_fan(48, needs=F.STANDARD | F.FOUR_PUNGS)  # All Pungs
+@set_fan(Fan.ALL_PUNGS, needs=F.STANDARD | F.FOUR_PUNGS)  # All Pungs
 def all_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if sf.standard and len(sf.pungs) == 4 else []
 
@@ -354,17 +358,18 @@ def _concealed_pungs(sf: SetFacts, n: int) -> list[tuple[int, ...]]:
     return [tuple(p.set_index for p in sf.pungs if p.concealed)]
 
 
-@set_fan(66, needs=F.TWO_CONCEALED)  # Two Concealed Pungs (concealed kongs count as concealed pungs)
+# Two Concealed Pungs (concealed kongs count as concealed pungs)
+@set_fan(Fan.TWO_CONCEALED_PUNGS, needs=F.TWO_CONCEALED)
 def two_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return _concealed_pungs(sf, 2)
 
 
-@set_fan(33, needs=F.TWO_CONCEALED)  # Three Concealed Pungs
+@set_fan(Fan.THREE_CONCEALED_PUNGS, needs=F.TWO_CONCEALED)  # Three Concealed Pungs
 def three_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return _concealed_pungs(sf, 3)
 
 
-@set_fan(12, needs=F.TWO_CONCEALED)  # Four Concealed Pungs
+@set_fan(Fan.FOUR_CONCEALED_PUNGS, needs=F.TWO_CONCEALED)  # Four Concealed Pungs
 def four_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return _concealed_pungs(sf, 4)
 
@@ -374,51 +379,52 @@ def _kongs(sf: SetFacts, concealed: bool | None) -> tuple[int, ...]:
     return tuple(p.set_index for p in sf.pungs if p.kong and (concealed is None or p.concealed == concealed))
 
 
-@set_fan(74, needs=F.KONGS)  # Melded Kong
+@set_fan(Fan.MELDED_KONG, needs=F.KONGS)  # Melded Kong
 def melded_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, False)] if sf.melded_kongs >= 1 else []
 
 
-@set_fan(67, needs=F.KONGS)  # Concealed Kong
+@set_fan(Fan.CONCEALED_KONG, needs=F.KONGS)  # Concealed Kong
 def concealed_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, True)] if sf.concealed_kongs >= 1 else []
 
 
-@set_fan(57, needs=F.KONGS)  # Two Melded Kongs
+@set_fan(Fan.TWO_MELDED_KONGS, needs=F.KONGS)  # Two Melded Kongs
 def two_melded_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, False)] if sf.melded_kongs >= 2 else []
 
 
-@set_fan(53, needs=F.KONGS)  # Two Concealed Kongs
+@set_fan(Fan.TWO_CONCEALED_KONGS, needs=F.KONGS)  # Two Concealed Kongs
 def two_concealed_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, True)] if sf.concealed_kongs >= 2 else []
 
 
-@set_fan(82, needs=F.KONGS)  # Concealed Kong and Melded Kong (pymahjonggb's 5-point fan)
+# Concealed Kong and Melded Kong (pymahjonggb's 5-point fan)
+@set_fan(Fan.CONCEALED_KONG_AND_MELDED_KONG, needs=F.KONGS)
 def concealed_and_melded_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, None)] if sf.melded_kongs >= 1 and sf.concealed_kongs >= 1 else []
 
 
-@set_fan(17, needs=F.KONGS)  # Three Kongs
+@set_fan(Fan.THREE_KONGS, needs=F.KONGS)  # Three Kongs
 def three_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, None)] if sf.melded_kongs + sf.concealed_kongs == 3 else []
 
 
-@set_fan(5, needs=F.KONGS)  # Four Kongs
+@set_fan(Fan.FOUR_KONGS, needs=F.KONGS)  # Four Kongs
 def four_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, None)] if sf.melded_kongs + sf.concealed_kongs == 4 else []
 
 
 # ---------------------------------------------------------------- sets: the pair with the sets
 
-@set_fan(63, needs=F.NO_PUNGS)  # All Chows: only chows and a suited pair
+@set_fan(Fan.ALL_CHOWS, needs=F.NO_PUNGS)  # All Chows: only chows and a suited pair
 def all_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     if sf.pungs or sf.pair is None or sf.pair >= 27 or sf.decomposition.kind == ShapeKind.SEVEN_PAIRS:
         return []
     return [_all(sf)]
 
 
-@set_fan(10, needs=F.DRAGON_PUNG)  # Little Three Dragons: two dragon pungs and a dragon pair
+@set_fan(Fan.LITTLE_THREE_DRAGONS, needs=F.DRAGON_PUNG)  # Little Three Dragons: two dragon pungs and a dragon pair
 def little_three_dragons(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     dragons = [p.set_index for p in sf.pungs if p.tile >= 31]
     pair_index = sf.pair_index
@@ -427,7 +433,7 @@ def little_three_dragons(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return []
 
 
-@set_fan(9, needs=F.WIND_PUNG)  # Little Four Winds: three wind pungs and a wind pair
+@set_fan(Fan.LITTLE_FOUR_WINDS, needs=F.WIND_PUNG)  # Little Four Winds: three wind pungs and a wind pair
 def little_four_winds(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     winds = [p.set_index for p in sf.pungs if 27 <= p.tile <= 30]
     pair_index = sf.pair_index
@@ -436,12 +442,14 @@ def little_four_winds(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return []
 
 
-@set_fan(13, needs=F.TERMINAL_CHOWS)  # Pure Terminal Chows: 123 123 789 789 of one suit, pair of 5 of that suit
+# Pure Terminal Chows: 123 123 789 789 of one suit, pair of 5 of that suit
+@set_fan(Fan.PURE_TERMINAL_CHOWS, needs=F.TERMINAL_CHOWS)
 def pure_terminal_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if _terminal_chows(sf, pure=True) else []
 
 
-@set_fan(29, needs=F.TERMINAL_CHOWS)  # Three-Suited Terminal Chows: 123 and 789 in two suits, pair of 5 in the third
+# Three-Suited Terminal Chows: 123 and 789 in two suits, pair of 5 in the third
+@set_fan(Fan.THREE_SUITED_TERMINAL_CHOWS, needs=F.TERMINAL_CHOWS)
 def three_suited_terminal_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if _terminal_chows(sf, pure=False) else []
 
@@ -460,36 +468,43 @@ def _terminal_chows(sf: SetFacts, pure: bool) -> bool:
 
 # ---------------------------------------------------------------- sets: what every set contains
 
-@set_fan(55, needs=F.STANDARD | F.ALL_OUTSIDE)  # Outside Hand: every set and the pair hold a terminal or honour
+# Outside Hand: every set and the pair hold a terminal or honour
+@set_fan(Fan.OUTSIDE_HAND, needs=F.STANDARD | F.ALL_OUTSIDE)
 def outside_hand(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if sf.standard and sf.outside == 5 else []
 
 
-@set_fan(31, needs=F.STANDARD | F.ALL_FIVES)  # All Five: every set and the pair hold a 5
+@set_fan(Fan.ALL_FIVE, needs=F.STANDARD | F.ALL_FIVES)  # All Five: every set and the pair hold a 5
 def all_five(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if sf.standard and sf.fives == 5 else []
 
 
-@set_fan(21, needs=F.STANDARD | F.ALL_EVEN)  # All Even Pungs: four pungs and the pair of 2 4 6 8
+@set_fan(Fan.ALL_EVEN_PUNGS, needs=F.STANDARD | F.ALL_EVEN)  # All Even Pungs: four pungs and the pair of 2 4 6 8
 def all_even_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if sf.standard and sf.evens == 5 else []
 
 
 # ---------------------------------------------------------------- sets: how the winning tile came
 
-@set_fan(77, needs=F.WIN_EDGE)  # Edge Wait: the only wait, at the end of a concealed chow (12 waiting on 3)
+@set_fan(Fan.EDGE_WAIT, needs=F.WIN_EDGE)  # Edge Wait: the only wait, at the end of a concealed chow (12 waiting on 3)
 def edge_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
-    return [(sf.win_index,)] if _wait_kind(h, sf) == 77 else []  # type: ignore[list-item]
+    return [(sf.win_index,)] if _wait_kind(h, sf) == _EDGE else []  # type: ignore[list-item]
 
 
-@set_fan(78, needs=F.WIN_CLOSED)  # Closed Wait: the only wait, inside a concealed chow (13 waiting on 2)
+@set_fan(Fan.CLOSED_WAIT, needs=F.WIN_CLOSED)  # Closed Wait: the only wait, inside a concealed chow (13 waiting on 2)
 def closed_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
-    return [(sf.win_index,)] if _wait_kind(h, sf) == 78 else []  # type: ignore[list-item]
+    return [(sf.win_index,)] if _wait_kind(h, sf) == _CLOSED else []  # type: ignore[list-item]
 
 
-@set_fan(79, needs=F.WIN_IN_PAIR)  # Single Wait: the only wait, on the pair
+@set_fan(Fan.SINGLE_WAIT, needs=F.WIN_IN_PAIR)  # Single Wait: the only wait, on the pair
 def single_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
-    return [(sf.win_index,)] if _wait_kind(h, sf) == 79 else []  # type: ignore[list-item]
+    return [(sf.win_index,)] if _wait_kind(h, sf) == _SINGLE else []  # type: ignore[list-item]
+
+
+# The wait fans as the plain ints _wait_kind answers (and memoizes on the SetFacts)
+_EDGE: Final = int(Fan.EDGE_WAIT)
+_CLOSED: Final = int(Fan.CLOSED_WAIT)
+_SINGLE: Final = int(Fan.SINGLE_WAIT)
 
 
 def _wait_kind(h: HandFacts, sf: SetFacts) -> int:
@@ -510,14 +525,14 @@ def _find_wait(h: HandFacts, sf: SetFacts) -> int:
     if i is None:
         return 0
     if d.kind == ShapeKind.KNITTED_STRAIGHT and h.n_melds:
-        return 79 if d.sets[i].kind == 4 else 0
+        return _SINGLE if d.sets[i].kind == 4 else 0
     kind = d.sets[i].kind
     if kind == 1:
         if sf.win_offset != 1 and rank(d.sets[i].first) != (7 if sf.win_offset == 0 else 1):
             return 0  # the other end of the run completes it too (a two-sided wait): no need to look
-        fan = 78 if sf.win_offset == 1 else 77
+        fan = _CLOSED if sf.win_offset == 1 else _EDGE
     elif kind == 4 and sf.decomposition.kind in (ShapeKind.STANDARD, ShapeKind.KNITTED_STRAIGHT):
-        fan = 79
+        fan = _SINGLE
     else:
         return 0
     return fan if h.unique_wait_for(d) else 0
@@ -538,114 +553,114 @@ def _ranks_of(ts: tuple[int, ...]) -> list[int]:
     return sorted(rank(t) for t in ts)
 
 
-@combo_fan(16, "chow", 4)  # Four Pure Shifted Chows: one suit, starting 1 or 2 apart
+@combo_fan(Fan.FOUR_PURE_SHIFTED_CHOWS, "chow", 4)  # Four Pure Shifted Chows: one suit, starting 1 or 2 apart
 def four_pure_shifted_chows(ts: tuple[int, ...]) -> bool:
     r = _ranks_of(ts)
     step = r[1] - r[0]
     return _same_suit(ts) and step in (1, 2) and r[2] - r[1] == step and r[3] - r[2] == step
 
 
-@combo_fan(14, "chow", 4)  # Quadruple Chow: four identical chows
+@combo_fan(Fan.QUADRUPLE_CHOW, "chow", 4)  # Quadruple Chow: four identical chows
 def quadruple_chow(ts: tuple[int, ...]) -> bool:
     return ts[0] == ts[1] == ts[2] == ts[3]
 
 
-@combo_fan(50, "chow", 3)  # Mixed Shifted Chows: three suits, starting 1 apart
+@combo_fan(Fan.MIXED_SHIFTED_CHOWS, "chow", 3)  # Mixed Shifted Chows: three suits, starting 1 apart
 def mixed_shifted_chows(ts: tuple[int, ...]) -> bool:
     r = _ranks_of(ts)
     return _three_suits(ts) and r[0] + 1 == r[1] and r[1] + 1 == r[2]
 
 
-@combo_fan(41, "chow", 3)  # Mixed Triple Chow: the same chow in three suits
+@combo_fan(Fan.MIXED_TRIPLE_CHOW, "chow", 3)  # Mixed Triple Chow: the same chow in three suits
 def mixed_triple_chow(ts: tuple[int, ...]) -> bool:
     r = _ranks_of(ts)
     return _three_suits(ts) and r[0] == r[2]
 
 
-@combo_fan(39, "chow", 3)  # Mixed Straight: 123 456 789 across three suits
+@combo_fan(Fan.MIXED_STRAIGHT, "chow", 3)  # Mixed Straight: 123 456 789 across three suits
 def mixed_straight(ts: tuple[int, ...]) -> bool:
     return _three_suits(ts) and _ranks_of(ts) == [1, 4, 7]
 
 
-@combo_fan(28, "chow", 3)  # Pure Straight: 123 456 789 of one suit
+@combo_fan(Fan.PURE_STRAIGHT, "chow", 3)  # Pure Straight: 123 456 789 of one suit
 def pure_straight(ts: tuple[int, ...]) -> bool:
     return _same_suit(ts) and _ranks_of(ts) == [1, 4, 7]
 
 
-@combo_fan(30, "chow", 3)  # Pure Shifted Chows: one suit, starting 1 or 2 apart
+@combo_fan(Fan.PURE_SHIFTED_CHOWS, "chow", 3)  # Pure Shifted Chows: one suit, starting 1 or 2 apart
 def pure_shifted_chows(ts: tuple[int, ...]) -> bool:
     r = _ranks_of(ts)
     return _same_suit(ts) and r[1] - r[0] == r[2] - r[1] and r[1] - r[0] in (1, 2)
 
 
-@combo_fan(23, "chow", 3)  # Pure Triple Chow: three identical chows
+@combo_fan(Fan.PURE_TRIPLE_CHOW, "chow", 3)  # Pure Triple Chow: three identical chows
 def pure_triple_chow(ts: tuple[int, ...]) -> bool:
     return ts[0] == ts[1] == ts[2]
 
 
-@combo_fan(69, "chow", 2)  # Pure Double Chow: two identical chows
+@combo_fan(Fan.PURE_DOUBLE_CHOW, "chow", 2)  # Pure Double Chow: two identical chows
 def pure_double_chow(ts: tuple[int, ...]) -> bool:
     return ts[0] == ts[1]
 
 
-@combo_fan(70, "chow", 2)  # Mixed Double Chow: the same chow in two suits
+@combo_fan(Fan.MIXED_DOUBLE_CHOW, "chow", 2)  # Mixed Double Chow: the same chow in two suits
 def mixed_double_chow(ts: tuple[int, ...]) -> bool:
     return suit(ts[0]) != suit(ts[1]) and rank(ts[0]) == rank(ts[1])
 
 
-@combo_fan(71, "chow", 2)  # Short Straight: two chows of one suit making a run of six
+@combo_fan(Fan.SHORT_STRAIGHT, "chow", 2)  # Short Straight: two chows of one suit making a run of six
 def short_straight(ts: tuple[int, ...]) -> bool:
     return _same_suit(ts) and abs(rank(ts[0]) - rank(ts[1])) == 3
 
 
-@combo_fan(72, "chow", 2)  # Two Terminal Chows: 123 and 789 of one suit
+@combo_fan(Fan.TWO_TERMINAL_CHOWS, "chow", 2)  # Two Terminal Chows: 123 and 789 of one suit
 def two_terminal_chows(ts: tuple[int, ...]) -> bool:
     return _same_suit(ts) and sorted((rank(ts[0]), rank(ts[1]))) == [1, 7]
 
 
 # ---------------------------------------------------------------- combinations of pungs
 
-@combo_fan(15, "pung", 4)  # Four Pure Shifted Pungs
+@combo_fan(Fan.FOUR_PURE_SHIFTED_PUNGS, "pung", 4)  # Four Pure Shifted Pungs
 def four_pure_shifted_pungs(ts: tuple[int, ...]) -> bool:
     return ts[0] < 27 and _same_suit(ts) and list(ts) == list(range(ts[0], ts[0] + 4))
 
 
-@combo_fan(1, "pung", 4)  # Big Four Winds
+@combo_fan(Fan.BIG_FOUR_WINDS, "pung", 4)  # Big Four Winds
 def big_four_winds(ts: tuple[int, ...]) -> bool:
     return ts == WIND_TILES
 
 
-@combo_fan(42, "pung", 3)  # Mixed Shifted Pungs: three suits, ranks one apart
+@combo_fan(Fan.MIXED_SHIFTED_PUNGS, "pung", 3)  # Mixed Shifted Pungs: three suits, ranks one apart
 def mixed_shifted_pungs(ts: tuple[int, ...]) -> bool:
     r = _ranks_of(ts)
     return ts[2] < 27 and _three_suits(ts) and r[0] + 1 == r[1] and r[1] + 1 == r[2]
 
 
-@combo_fan(32, "pung", 3)  # Triple Pung: the same rank in three suits
+@combo_fan(Fan.TRIPLE_PUNG, "pung", 3)  # Triple Pung: the same rank in three suits
 def triple_pung(ts: tuple[int, ...]) -> bool:
     return ts[2] < 27 and _three_suits(ts) and rank(ts[0]) == rank(ts[1]) == rank(ts[2])
 
 
-@combo_fan(24, "pung", 3)  # Pure Shifted Pungs: one suit, ranks one apart
+@combo_fan(Fan.PURE_SHIFTED_PUNGS, "pung", 3)  # Pure Shifted Pungs: one suit, ranks one apart
 def pure_shifted_pungs(ts: tuple[int, ...]) -> bool:
     return ts[2] < 27 and _same_suit(ts) and ts[0] + 1 == ts[1] and ts[1] + 1 == ts[2]
 
 
-@combo_fan(38, "pung", 3)  # Big Three Winds
+@combo_fan(Fan.BIG_THREE_WINDS, "pung", 3)  # Big Three Winds
 def big_three_winds(ts: tuple[int, ...]) -> bool:
     return all(27 <= t <= 30 for t in ts)
 
 
-@combo_fan(2, "pung", 3)  # Big Three Dragons
+@combo_fan(Fan.BIG_THREE_DRAGONS, "pung", 3)  # Big Three Dragons
 def big_three_dragons(ts: tuple[int, ...]) -> bool:
     return ts == DRAGON_TILES
 
 
-@combo_fan(65, "pung", 2)  # Double Pung: the same rank in two suits
+@combo_fan(Fan.DOUBLE_PUNG, "pung", 2)  # Double Pung: the same rank in two suits
 def double_pung(ts: tuple[int, ...]) -> bool:
     return ts[1] < 27 and rank(ts[0]) == rank(ts[1])
 
 
-@combo_fan(54, "pung", 2)  # Two Dragons Pungs
+@combo_fan(Fan.TWO_DRAGONS_PUNGS, "pung", 2)  # Two Dragons Pungs
 def two_dragons_pungs(ts: tuple[int, ...]) -> bool:
     return ts[0] >= 31 and ts[1] >= 31

@@ -1,10 +1,11 @@
 """The scoring mechanism: every decomposition scored, the five principles applied, the best chosen.
 
 How the five principles of the MCR rules are applied (as mechanism, not per-fan cases):
-- non-repeat (不重复) and highest-first (就高不就低): a fan that is counted removes every fan in its
-  catalogue `excludes` list. Fans are visited from the highest value down, and a fan that was itself
-  excluded removes nothing (so Nine Gates removing Fully Concealed Hand leaves Self-Drawn counted).
-  `consumes` applies the same per set: a prevalent-wind pung is no longer a pung of terminals.
+- non-repeat (不重复) and highest-first (就高不就低): the mechanism every rule set shares
+  (engine.rules.principles) over the catalogue's data: a counted fan removes every fan in its
+  `excludes`; fans are visited from the highest value down, and a fan that was itself excluded
+  removes nothing (so Nine Gates removing Fully Concealed Hand leaves Self-Drawn counted).
+  `excludes_on_sets` applies the same per set: a prevalent-wind pung is no longer a pung of terminals.
 - non-separation (不拆移) and non-identical (不得相同): combination fans are looked for from four
   sets down to two (`combinations`): a four-set fan ends the search for that family; a three-set
   fan takes its three sets, and the set left over may join one of them once.
@@ -12,7 +13,7 @@ How the five principles of the MCR rules are applied (as mechanism, not per-fan 
   chain, so at most (sets taking part - 1) two-set fans count; over that cap, repeats go first, from
   the least specific fan (Two Terminal Chows, Short Straight, Mixed Double Chow, Pure Double Chow).
 
-Speed (see the package docstring): the exclusions are bitmask operations; combination fans are
+Speed (see the package docstring): the exclusions are bitmask operations (engine.rules.principles); combination fans are
 memoized on the sorted tiles of the family's sets (`_combinations_by_position`) and, below that,
 per two to four set tiles (`_matching`); FanHits are interned (`_fan_hit`). No memo is keyed on a
 whole hand: that is the service cache's job.
@@ -29,26 +30,32 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations as _subsets
 from itertools import combinations_with_replacement as _multisets
+from typing import Final
 
 from engine.hand import Hand, WinContext
 from engine.results import Evaluation, FanHit, Scoring
 from engine.rules.mcr import predicates as P
-from engine.rules.mcr.catalogue import BY_ID, CONSUMES, EXCLUDES, FLOWER_TILES
+from engine.rules.mcr.catalogue import BY_ID, TABLE, MCRFan
 from engine.rules.mcr.facts import STANDARD, HandFacts, SetFacts
+from engine.rules.model import Scope
+from engine.rules.principles import Principles
 from engine.shapes import Decomposition, ShapeKind, decompositions
 
-# Visit order for exclusions: highest value first, then official id.
-_ORDER = sorted(BY_ID, key=lambda i: (-BY_ID[i].points, i))
-_RANK = {fid: n for n, fid in enumerate(_ORDER)}
+# The exclusions of the table, applied by the mechanism every rule set shares.
+PRINCIPLES = Principles(TABLE.rows)
 _POINTS = {fid: f.points for fid, f in BY_ID.items()}
-_EXCLUDE_BITS = {fid: sum(1 << x for x in ex) for fid, ex in EXCLUDES.items()}
 # Fans about the situation rather than the tiles: they point at the winning tile.
-_SITUATIONAL = frozenset({44, 45, 46, 47, 52, 56, 58, 62, 80})
+_SITUATIONAL = frozenset([int(row.id) for row in TABLE.rows if row.scope is Scope.SITUATION])
 # Sort key of a tile in the oracle's order (characters, bamboo, dots, honours).
 _SUIT_ORDER = (0, 2, 1, 3)
 TILE_KEY = tuple(_SUIT_ORDER[t // 9 if t < 27 else 3] * 16 + (t % 9 if t < 27 else t - 27) for t in range(34))
-_WAIT_RANK = {77: 0, 78: 1, 79: 2}
-CHICKEN = 43
+_WAIT_RANK = {int(MCRFan.EDGE_WAIT): 0, int(MCRFan.CLOSED_WAIT): 1, int(MCRFan.SINGLE_WAIT): 2}
+CHICKEN: Final = int(MCRFan.CHICKEN_HAND)
+_FLOWER_TILES: Final = int(MCRFan.FLOWER_TILES)
+_PURE_TERMINAL_CHOWS: Final = int(MCRFan.PURE_TERMINAL_CHOWS)
+_THREE_SUITED_TERMINAL_CHOWS: Final = int(MCRFan.THREE_SUITED_TERMINAL_CHOWS)
+_PURE_TRIPLE_CHOW: Final = int(MCRFan.PURE_TRIPLE_CHOW)
+_TRIPLE_PUNG: Final = int(MCRFan.TRIPLE_PUNG)
 
 Hits = list[tuple[int, ...]]
 
@@ -167,42 +174,13 @@ def _raw_hits(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], sf: SetFacts
             raw[fid] = hits
     if sf.features & STANDARD:
         # the terminal-chow hands are their own chow combination
-        if len(sf.chows) >= 2 and not (13 in raw or 29 in raw):
+        if len(sf.chows) >= 2 and not (_PURE_TERMINAL_CHOWS in raw or _THREE_SUITED_TERMINAL_CHOWS in raw):
             for fid, sets in combinations("chow", sf.chows):
                 raw.setdefault(fid, []).append(sets)
         if len(sf.pungs) >= 2:
             for fid, sets in combinations("pung", [(p.tile, p.set_index) for p in sf.pungs]):
                 raw.setdefault(fid, []).append(sets)
     return raw
-
-
-def _apply_principles(raw: dict[int, Hits]) -> dict[int, Hits]:
-    """The fans that count, in id order (see the module docstring)."""
-    excluded = 0  # bit per fan id
-    consumers = []
-    ranks = [_RANK[fid] for fid in raw]
-    ranks.sort()  # a plain sort of ints: the build turns it into one C call
-    for r in ranks:
-        fid = _ORDER[r]
-        if excluded >> fid & 1:
-            continue
-        excluded |= _EXCLUDE_BITS[fid]
-        if fid in CONSUMES:
-            consumers.append(fid)
-    ids = list(raw)
-    ids.sort()
-    out = {fid: raw[fid] for fid in ids if not excluded >> fid & 1}
-    for fid in consumers:
-        gone = {k for hit in raw[fid] for k in hit}
-        for victim in CONSUMES[fid]:
-            hits = out.get(victim)
-            if hits:
-                left = [hit for hit in hits if not (len(hit) == 1 and hit[0] in gone)]
-                if left:
-                    out[victim] = left
-                else:
-                    del out[victim]
-    return out
 
 
 @cache
@@ -217,7 +195,7 @@ _SITUATION_HITS = {fid: tuple(FanHit(BY_ID[fid], 1, (), (t,)) for t in range(34)
 
 def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d: Decomposition) -> Scoring:
     sf = SetFacts(d, h)
-    fans = _apply_principles(_raw_hits(h, hand_hits, sf))
+    fans = PRINCIPLES.apply(_raw_hits(h, hand_hits, sf))
     if not fans:
         fans = {CHICKEN: [sf.all_sets]}
     win = h.win
@@ -241,7 +219,7 @@ def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d:
         base += points[fid] * n
     flowers = h.ctx.flowers
     if flowers:
-        out.append(fan_hit(FLOWER_TILES, flowers, (), ()))
+        out.append(fan_hit(_FLOWER_TILES, flowers, (), ()))
     return Scoring(tuple(out), base + flowers, base >= 8, d)
 
 
@@ -290,7 +268,7 @@ def rank(scored: list[Scoring]) -> list[Scoring]:
         if kind != ShapeKind.STANDARD:
             return (-best.total, 0, 0)
         ids = {f.fan.id for f in best.fans}
-        if seven_pairs or 23 in ids or 32 in ids:
+        if seven_pairs or _PURE_TRIPLE_CHOW in ids or _TRIPLE_PUNG in ids:
             return (-best.total, 1, -position[k])
         return (-best.total, 2, position[k])
 

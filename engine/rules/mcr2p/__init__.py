@@ -64,9 +64,58 @@ Rulings (where the table is silent or its code disagrees with it):
    no declared set (the table voids 天胡 after a concealed kong); 地胡 is self-drawn (the first
    draw); 天胡 is the dealer's (seat East), 地胡 a non-dealer's (seat not East); 天胡 with a ready
    declaration and a first-turn win on the last wall tile are refused. 海底捞月 is a win on the last
-   discard (last_wall_tile and not self-drawn), 妙手回春 the self-drawn last wall tile.
+   discard (last_wall_tile and not self-drawn), 妙手回春 the self-drawn last wall tile. 天听 is declared
+   on the deal, so a hand holding it has claimed no tile (a meld other than a concealed kong with 天听
+   is CONTRADICTORY_CONTEXT).
+11. Seats: two players, the dealer at East (the seed's code: 庄为东, 闲家为西). The non-dealer's seat wind
+   is the one the table gives them; it decides 门风刻 only. By default any of South, West and North is
+   accepted for the non-dealer; the option `non_dealer_seat` (west, south or north) names the one seat
+   a table uses, and then a seat wind that is neither East nor that one is BAD_CONTEXT naming
+   `seat_wind`. There is no prevalent-wind fan, so `prevalent_wind` is not read.
 """
 
-from engine.rules.mcr2p.scoring import TwoPlayerRules
+from __future__ import annotations
 
-RULE_SET = TwoPlayerRules()
+from dataclasses import dataclass
+
+from engine.errors import BadContextError
+from engine.hand import Hand, WinContext, Wind
+from engine.rules.mcr2p.facts import TILE_KINDS
+from engine.rules.mcr2p.fans import TABLE
+from engine.rules.mcr2p.scoring import ALLOW_QUAD_PAIRS, DEALER_SEAT, MIN_POINTS, check_context, evaluate
+from engine.rules.model import Options, RuleSet, option
+from engine.shapes import ShapeKind
+
+
+@dataclass(frozen=True)
+class TwoPlayerOptions(Options):
+    rule_set = "mcr2p"
+
+    non_dealer_seat: str = option("any", "the non-dealer's seat wind (ruling 11): any non-East seat, or the one "
+                                  "seat the table uses", choices=("any", "south", "west", "north"))
+
+
+def _check(hand: Hand, ctx: WinContext, options: TwoPlayerOptions) -> None:
+    seat = options.non_dealer_seat
+    if seat != "any" and ctx.seat_wind not in (DEALER_SEAT, Wind[seat.upper()]):
+        raise BadContextError(f"seat_wind: a two-player table seats the dealer at East and the other player at "
+                              f"{seat.title()} (option non_dealer_seat), not {ctx.seat_wind.name.title()}",
+                              "seat_wind")
+    check_context(hand, ctx, options)
+
+
+RULE_SET = RuleSet(
+    name="mcr2p",
+    title="Two-player Chinese Official (二人麻将)",
+    table=TABLE,
+    tiles=TILE_KINDS,
+    shapes=frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS}),
+    options_type=TwoPlayerOptions,
+    context_fields=("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
+                    "seat_wind", "heavenly", "earthly", "ready_declared", "heavenly_ready"),
+    minimum=MIN_POINTS,
+    score=evaluate,
+    check_context=_check,
+    allow_quad_pairs=ALLOW_QUAD_PAIRS,
+    tiles_note="which uses characters and honours only",
+)

@@ -1,30 +1,35 @@
 """Scoring one decomposition, and the rule set object: the MCR principles as one mechanism over the table.
 
-Fans are tried highest first (points, then id). A fan already counted removes the fans it
-excludes: outright for hand-scoped fans, or only the occurrences lying inside its sets for
-set-scoped ones (幺九刻, 箭刻, 门风刻, 四归一, 一般高, 连六, 老少副). Identical occurrences (same
-fan, same set contents) count once. Combination fans (sequences of chows or pungs) obey the
-account-once rule: an occurrence is admitted only if its sets are not yet joined to each other
-by an earlier combination, i.e. the counted combinations form a forest over the sets.
+Every predicate of the table is asked about the decomposition; identical occurrences (same fan, same
+set contents) count once; then the mechanism every rule set shares (engine.rules.principles) decides
+what counts: fans visited highest first (points, then id), a counted fan removing the fans it excludes
+outright (`excludes`) or only the occurrences lying inside its sets (`excludes_on_sets`: 幺九刻, 箭刻,
+门风刻, 四归一, 一般高, 连六, 老少副), and combination fans (sequences of chows or pungs) obeying the
+account-once rule: an occurrence is admitted only if its sets are not yet joined to each other by an
+earlier combination, i.e. the counted combinations form a forest over the sets.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from operator import attrgetter
 
-from engine.errors import BadTileError, ContradictoryContextError, MissingWinningTileError
+from engine.errors import ContradictoryContextError, MissingWinningTileError
 from engine.hand import Hand, WinContext, Wind
-from engine.results import Evaluation, FanDef, FanHit, Scoring
-from engine.rules.mcr2p.facts import TILE_KINDS, Facts, waiting_tiles
-from engine.rules.mcr2p.fans import FANS, SPECS, FanSpec, Occ
+from engine.results import Evaluation, FanHit, Scoring
+from engine.rules.mcr2p.facts import Facts, waiting_tiles
+from engine.rules.mcr2p.fans import FIND, TABLE, Occ
+from engine.rules.principles import Forest, Principles
 from engine.shapes import Decomposition, decompositions
-from engine.tiles import format_tile, tile_name
 
 MIN_POINTS = 8
 ALLOW_QUAD_PAIRS = True
+# The seats of a two-player table: the dealer sits East, the other player at one seat the table agrees
+# on (ruling 11); which one changes no fan, so any non-East seat is accepted as the non-dealer's.
+DEALER_SEAT = Wind.EAST
 
-_ORDER: tuple[FanSpec, ...] = tuple(sorted(SPECS, key=lambda s: (-s.fan.points, s.fan.id)))
-_SCOPE: dict[int, str] = {s.fan.id: s.scope for s in SPECS}
+PRINCIPLES = Principles(TABLE.rows)
+_ORDER = sorted(FIND, key=lambda fid: (-TABLE[fid].value, fid))
+_SETS_OF = attrgetter("sets")
 
 
 def _dedupe(f: Facts, occs: list[Occ]) -> list[Occ]:
@@ -39,61 +44,28 @@ def _dedupe(f: Facts, occs: list[Occ]) -> list[Occ]:
     return out
 
 
-class _Forest:
-    """Union-find over set indices for the account-once principle."""
-
-    def __init__(self, n: int) -> None:
-        self.parent = list(range(n))
-
-    def root(self, i: int) -> int:
-        while self.parent[i] != i:
-            self.parent[i] = self.parent[self.parent[i]]
-            i = self.parent[i]
-        return i
-
-    def admit(self, sets: tuple[int, ...]) -> bool:
-        roots = [self.root(i) for i in sets]
-        if len(set(roots)) != len(roots):
-            return False
-        for r in roots[1:]:
-            self.parent[r] = roots[0]
-        return True
-
-
 def score_decomposition(f: Facts) -> Scoring:
-    excluded: set[int] = set()  # hand-scoped fans removed outright
-    fenced: dict[int, list[frozenset[int]]] = defaultdict(list)  # set-scoped fan -> set groups it may not use
-    forest = _Forest(len(f.sets))
+    raw: dict[int, list[Occ]] = {}
+    for fid in _ORDER:
+        occs = FIND[fid](f)
+        if occs:
+            raw[fid] = _dedupe(f, occs)
+    counted = PRINCIPLES.apply(raw, Forest(len(f.sets)), _SETS_OF)
     hits: list[FanHit] = []
-    for spec in _ORDER:
-        fid = spec.fan.id
-        if fid in excluded:
-            continue
-        occs = spec.find(f)
-        if not occs:
-            continue
-        occs = _dedupe(f, occs)
-        if fenced.get(fid):
-            occs = [o for o in occs if not any(set(o.sets) <= g for g in fenced[fid])]
-        if spec.combo:
-            occs = [o for o in occs if forest.admit(o.sets)]
-        if not occs:
-            continue
-        covered = frozenset(i for o in occs for i in o.sets) or frozenset(f.all_sets)
-        for x in spec.fan.excludes:
-            if _SCOPE[x] == "sets":
-                fenced[x].append(covered)
-            else:
-                excluded.add(x)
+    for fid, occs in counted.items():
         tiles = tuple(t for o in occs for t in (o.tiles or tuple(t for i in o.sets for t in f.sets[i].tiles)))
-        hits.append(FanHit(spec.fan, len(occs), tuple(sorted({i for o in occs for i in o.sets})), tiles))
+        hits.append(FanHit(TABLE.def_by_id[fid], len(occs), tuple(sorted({i for o in occs for i in o.sets})), tiles))
     hits.sort(key=lambda h: (-h.fan.points, h.fan.id))
     total = sum(h.points for h in hits)  # no flower fan in this table, so flowers never add
     return Scoring(tuple(hits), total, total >= MIN_POINTS, f.dec)
 
 
-def check_context(hand: Hand, ctx: WinContext) -> None:
+def check_context(hand: Hand, ctx: WinContext, options: object = None) -> None:
     """Situations the two-player table makes impossible (beyond engine.hand.validate_context)."""
+    if ctx.heavenly_ready and any(not m.concealed for m in hand.melds):
+        raise ContradictoryContextError(
+            "heavenly_ready: 天听 is declared on the deal, before any tile can be claimed, so a hand with a "
+            "claimed meld cannot hold it", "heavenly_ready")
     first_turn = "heavenly" if ctx.heavenly else ("earthly" if ctx.earthly else "")
     if first_turn and hand.melds:
         raise ContradictoryContextError(
@@ -114,35 +86,15 @@ def check_context(hand: Hand, ctx: WinContext) -> None:
                                         "last_wall_tile")
 
 
-class TwoPlayerRules:
-    """二人麻将: characters and honours, the seed's 61-fan table."""
-
-    name = "mcr2p"
-    min_points = MIN_POINTS
-    allow_quad_pairs = ALLOW_QUAD_PAIRS
-    tile_kinds: frozenset[int] = TILE_KINDS
-    fans: tuple[FanDef, ...] = FANS
-
-    def check_tiles(self, hand: Hand) -> None:
-        where = [("concealed", t) for t in hand.concealed]
-        where += [(f"melds[{i}].tiles", t) for i, m in enumerate(hand.melds) for t in m.tiles]
-        if hand.winning_tile is not None:
-            where.append(("winning_tile", hand.winning_tile))
-        for field, t in where:
-            if t not in TILE_KINDS:
-                raise BadTileError(f"{field}: {format_tile(t)} ({tile_name(t)}) is not played in mcr2p, "
-                                   "which uses characters and honours only", field)
-
-    def evaluate(self, hand: Hand, context: WinContext) -> Evaluation:
-        if hand.winning_tile is None:
-            raise MissingWinningTileError("winning_tile: evaluating a win needs the winning tile", "winning_tile")
-        self.check_tiles(hand)
-        check_context(hand, context)
-        decs: list[Decomposition] = decompositions(hand, ALLOW_QUAD_PAIRS)
-        if not decs:
-            return Evaluation(False)
-        waits = waiting_tiles(hand, ALLOW_QUAD_PAIRS)
-        scored = [score_decomposition(Facts(hand, context, d, waits)) for d in decs]
-        # Best first: highest total; ties keep engine.shapes' decomposition order.
-        ranked = [s for _, s in sorted(enumerate(scored), key=lambda p: (-p[1].total, p[0]))]
-        return Evaluation(True, ranked[0], tuple(ranked[1:]))
+def evaluate(hand: Hand, context: WinContext, options: object = None) -> Evaluation:
+    """Every decomposition scored, best first (tiles and context already checked by the RuleSet)."""
+    if hand.winning_tile is None:
+        raise MissingWinningTileError("winning_tile: evaluating a win needs the winning tile", "winning_tile")
+    decs: list[Decomposition] = decompositions(hand, ALLOW_QUAD_PAIRS)
+    if not decs:
+        return Evaluation(False)
+    waits = waiting_tiles(hand, ALLOW_QUAD_PAIRS)
+    scored = [score_decomposition(Facts(hand, context, d, waits)) for d in decs]
+    # Best first: highest total; ties keep engine.shapes' decomposition order.
+    ranked = [s for _, s in sorted(enumerate(scored), key=lambda p: (-p[1].total, p[0]))]
+    return Evaluation(True, ranked[0], tuple(ranked[1:]))

@@ -1,0 +1,290 @@
+"""The fan-table model every rule set is declared on (mcr, mcr2p, riichi, sichuan, guangdong, hk).
+
+A rule set is a package `engine/rules/<name>/` whose `__init__.py` exposes `RULE_SET`, a `RuleSet`
+(below), and is listed in `engine/rules/__init__.py`. Adding one touches no other rule set.
+
+What a rule set declares:
+
+* its fans: an `IntEnum` of ids (the reader's names for them: no bare id appears in scoring code) and
+  a `FanTable` of `FanRow`s, one per id: English and native names, the value of one occurrence (points,
+  han, fan or faan: `FanTable.unit` says which), what counting it excludes, where it is scored;
+* beside each row, one small predicate (how a rule set calls its predicates is its own business; the
+  rows are data);
+* the exclusions are applied by ONE mechanism, `engine.rules.principles.Principles` (highest value
+  first; an excluded fan excludes nothing; `excludes` removes a fan outright, `excludes_on_sets` only
+  its occurrences inside the excluding fan's sets; optional account-once forest for `combo` rows);
+* its tiles, the shapes it allows (what Analyze considers), its typed options (a frozen dataclass
+  subclassing `Options`, each field with its documented default), the `WinContext` fields it reads
+  (the service caches on exactly these), its minimum, and `score(hand, context, options)`.
+
+A 20-line rule set (a toy, to show the parts; see engine/rules/mcr2p for a real one):
+
+    class Fan(IntEnum):
+        ALL_PUNGS = 1
+        SELF_DRAWN = 2
+
+    TABLE = FanTable("fan", (
+        FanRow(Fan.ALL_PUNGS, "All Pungs", "对对胡", 3, scope=Scope.SETS),
+        FanRow(Fan.SELF_DRAWN, "Self-Drawn", "自摸", 1, scope=Scope.SITUATION),
+    ))
+    PRINCIPLES = Principles(TABLE.rows)
+
+    @dataclass(frozen=True)
+    class ToyOptions(Options):
+        cap: int = option(8, "most fan a hand scores", choices=(6, 8))
+
+    def score(hand: Hand, ctx: WinContext, options: ToyOptions) -> Evaluation:
+        ...  # decompose, run the predicates into {fan id: [occurrences]}, PRINCIPLES.apply(raw), build Scoring
+
+    RULE_SET = RuleSet(name="toy", title="A toy", table=TABLE, tiles=ALL_TILES,
+                       shapes=frozenset({ShapeKind.STANDARD}), options_type=ToyOptions,
+                       context_fields=("self_drawn",), minimum=1, score=score)
+
+Options reach a rule set as a plain mapping of the fields a client set (the proto's `optional` fields
+that are present, the CLI's flags): `RuleSet.options(mapping)` checks every name and type (and
+`choices`) and raises `BadOptionError` (code BAD_OPTION) naming `options.<rule set>.<field>`; unset
+fields keep their defaults. `RuleSet.evaluate(hand, context, options=None)` validates the tiles, runs
+the rule set's own context checks and scores; None means the defaults.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+from typing import Any, ClassVar, TypeVar
+
+from engine.errors import BadOptionError, BadTileError
+from engine.hand import Hand, WinContext
+from engine.results import Evaluation, FanDef
+from engine.shapes import ShapeKind
+from engine.tiles import NUM_KINDS, format_tile, tile_name
+
+ALL_TILES: frozenset[int] = frozenset(range(NUM_KINDS))
+CONTEXT_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(WinContext) if f.name != "extra")
+
+
+class Scope(Enum):
+    """Where a fan is scored, which is also what an exclusion of it can remove."""
+
+    HAND = "hand"  # a property of the whole hand (its tiles or its shape)
+    SETS = "sets"  # per set or group of sets; may be counted several times
+    SITUATION = "situation"  # the circumstances of the win (context flags), shown on the winning tile
+    BONUS = "bonus"  # counted outside the hand's fans proper (flowers, dora)
+
+
+@dataclass(frozen=True, slots=True)
+class FanRow:
+    """One row of a fan table.
+
+    `value`: points / han / fan / faan of one occurrence (the table's unit). `open_value`: the value
+    when the hand has claimed melds where it differs (Riichi's kuisagari); None = the same, 0 = the
+    fan needs a closed hand. `excludes`: fans not counted at all when this one is. `excludes_on_sets`:
+    fans not counted on the sets this one was scored on (MCR's non-repeat per set). `combo`: a
+    combination of sets subject to the account-once principle. `limit`: a limit hand (Riichi's
+    yakuman: `value` is then 13 per multiple).
+    """
+
+    id: IntEnum
+    name: str
+    native: str
+    value: int
+    excludes: tuple[IntEnum, ...] = ()
+    excludes_on_sets: tuple[IntEnum, ...] = ()
+    scope: Scope = Scope.HAND
+    combo: bool = False
+    open_value: int | None = None
+    limit: bool = False
+    description: str = ""
+
+    def value_for(self, closed: bool) -> int:
+        return self.value if closed or self.open_value is None else self.open_value
+
+    def to_def(self) -> FanDef:
+        return FanDef(int(self.id), self.name, self.native, self.value,
+                      tuple(sorted(int(x) for x in self.excludes + self.excludes_on_sets)), self.description)
+
+
+class FanTable:
+    """A rule set's fans: rows by id, checked once at import (unique ids, every enum member has a row,
+    exclusions name rows of the same table)."""
+
+    def __init__(self, unit: str, rows: Iterable[FanRow], ids: type[IntEnum] | None = None) -> None:
+        self.unit = unit
+        self.rows: tuple[FanRow, ...] = tuple(rows)
+        self.by_id: dict[int, FanRow] = {}
+        for row in self.rows:
+            if int(row.id) in self.by_id:
+                raise ValueError(f"fan table: id {row.id!r} has two rows")
+            self.by_id[int(row.id)] = row
+        enum = ids or (type(self.rows[0].id) if self.rows else None)
+        if enum is not None:
+            missing = [m for m in enum if int(m) not in self.by_id]
+            if missing:
+                raise ValueError(f"fan table: no row for {missing}")
+        for row in self.rows:
+            for x in row.excludes + row.excludes_on_sets:
+                if int(x) not in self.by_id:
+                    raise ValueError(f"fan table: {row.name} excludes {x!r}, which has no row")
+        self.defs: tuple[FanDef, ...] = tuple(r.to_def() for r in self.rows)
+        self.def_by_id: dict[int, FanDef] = {d.id: d for d in self.defs}
+
+    def __getitem__(self, fan_id: int) -> FanRow:
+        return self.by_id[int(fan_id)]
+
+    def __iter__(self) -> Any:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Options
+
+
+def option(default: Any, doc: str, *, choices: tuple[Any, ...] = ()) -> Any:
+    """A field of an Options dataclass: its default, what it means, and (optionally) the values allowed."""
+    return field(default=default, metadata={"doc": doc, "choices": choices})
+
+
+OptionsT = TypeVar("OptionsT", bound="Options")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Base of every rule set's options: a frozen dataclass whose fields are `option(...)`s."""
+
+    rule_set: ClassVar[str] = ""
+
+    @classmethod
+    def from_mapping(cls: type[OptionsT], values: Mapping[str, Any] | None) -> OptionsT:
+        """Options from the fields a client set (any missing one keeps its default), every value checked:
+        an unknown name, a value of the wrong type or outside its `choices` is BAD_OPTION naming the field."""
+        if not values:
+            return cls()
+        known = {f.name: f for f in dataclasses.fields(cls)}
+        kwargs: dict[str, Any] = {}
+        for name, value in values.items():
+            where = f"options.{cls.rule_set}.{name}" if cls.rule_set else f"options.{name}"
+            f = known.get(name)
+            if f is None:
+                raise BadOptionError(f"{where}: {cls.rule_set or 'this rule set'} has no option {name!r} "
+                                     f"(options: {', '.join(known) or 'none'})", where)
+            default = f.default
+            if type(default) is bool:
+                if type(value) is not bool:
+                    raise BadOptionError(f"{where}: expected true or false, got {value!r}", where)
+            elif type(default) is int:
+                if type(value) is not int:
+                    raise BadOptionError(f"{where}: expected an integer, got {value!r}", where)
+            elif isinstance(default, Enum):
+                try:
+                    value = type(default)(value)
+                except ValueError:
+                    raise BadOptionError(f"{where}: {value!r} is not one of "
+                                         f"{', '.join(str(m.value) for m in type(default))}", where) from None
+            choices = f.metadata.get("choices", ())
+            if choices and value not in choices:
+                raise BadOptionError(f"{where}: {value!r} is not one of {', '.join(map(str, choices))}", where)
+            kwargs[name] = value
+        return cls(**kwargs)
+
+    @classmethod
+    def documented(cls) -> tuple[tuple[str, Any, str], ...]:
+        """(name, default, meaning) of every option, for help texts and docs."""
+        return tuple((f.name, f.default, f.metadata.get("doc", "")) for f in dataclasses.fields(cls))
+
+
+@dataclass(frozen=True)
+class NoOptions(Options):
+    """A rule set without options."""
+
+
+# ---------------------------------------------------------------------------------------------
+# The rule set declaration
+
+
+def _no_check(hand: Hand, context: WinContext, options: Any) -> None:
+    """The default for `check_context`: nothing beyond engine.hand.validate_context."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A rule set as the engine and the service see it.
+
+    `tiles`: the kinds it plays with (any other is BAD_TILE naming the field). `shapes`: the winning
+    shapes it allows (Analyze reports only these). `context_fields`: the WinContext fields its answer
+    depends on (the service's cache key holds exactly these). `minimum`: the least a win must reach (in
+    the table's unit; `meets_minimum` says whether it did). `score`: hand, context, options -> Evaluation
+    (tiles and shared context checks already done). `check_context`: its own context checks
+    (CONTRADICTORY_CONTEXT). `allow_quad_pairs`: may four of a kind count as two of the seven pairs.
+    """
+
+    name: str
+    title: str
+    table: FanTable
+    tiles: frozenset[int]
+    shapes: frozenset[ShapeKind]
+    options_type: type[Options]
+    context_fields: tuple[str, ...]
+    minimum: int
+    score: Callable[[Hand, WinContext, Any], Evaluation]
+    check_context: Callable[[Hand, WinContext, Any], None] = _no_check
+    allow_quad_pairs: bool = True
+    tiles_note: str = ""  # said after a BAD_TILE message, e.g. "which uses characters and honours only"
+    default_options: Options = field(init=False)
+
+    def __post_init__(self) -> None:
+        unknown = [f for f in self.context_fields if f not in CONTEXT_FIELDS]
+        if unknown:
+            raise ValueError(f"rule set {self.name}: unknown context fields {unknown}")
+        object.__setattr__(self, "default_options", self.options_type())
+
+    # The names the rest of the engine has always used.
+    @property
+    def fans(self) -> tuple[FanDef, ...]:
+        return self.table.defs
+
+    @property
+    def min_points(self) -> int:
+        return self.minimum
+
+    @property
+    def tile_kinds(self) -> frozenset[int]:
+        return self.tiles
+
+    def options(self, values: Options | Mapping[str, Any] | None = None) -> Options:
+        """Typed options from None (the defaults), a mapping of the fields set, or typed options."""
+        if values is None:
+            return self.default_options
+        if isinstance(values, Options):
+            if not isinstance(values, self.options_type):
+                raise BadOptionError(f"options: {type(values).__name__} are not options of {self.name}",
+                                     f"options.{self.name}")
+            return values
+        return self.options_type.from_mapping(values)
+
+    def check_tiles(self, hand: Hand) -> None:
+        """BAD_TILE naming the field for a tile this rule set does not play with."""
+        if self.tiles is ALL_TILES:
+            return
+        tiles = self.tiles
+        where = [("concealed", t) for t in hand.concealed]
+        where += [(f"melds[{i}].tiles", t) for i, m in enumerate(hand.melds) for t in m.tiles]
+        if hand.winning_tile is not None:
+            where.append(("winning_tile", hand.winning_tile))
+        for name, t in where:
+            if t not in tiles:
+                note = f", {self.tiles_note}" if self.tiles_note else ""
+                raise BadTileError(f"{name}: {format_tile(t)} ({tile_name(t)}) is not played in {self.name}{note}",
+                                   name)
+
+    def evaluate(self, hand: Hand, context: WinContext, options: Options | Mapping[str, Any] | None = None
+                 ) -> Evaluation:
+        """Score a validated 14-tile hand (engine.api.evaluate also runs the shared context checks)."""
+        opts = self.options(options)
+        self.check_tiles(hand)
+        self.check_context(hand, context, opts)
+        return self.score(hand, context, opts)
