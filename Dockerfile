@@ -16,13 +16,14 @@ COPY pyproject.toml setup.py README.md ./
 COPY proto ./proto
 COPY engine ./engine
 COPY mjsvc ./mjsvc
-# The protobuf modules are generated here (mjsvc/gen is not in git), then installed with the package;
-# the last check fails the build if the engine was not compiled.
-RUN /opt/mjsvc/bin/pip install grpcio-tools==1.85.1 \
- && /opt/mjsvc/bin/python -m mjsvc.protogen \
- && /opt/mjsvc/bin/pip install . \
+# The same packaging as a user's `pip install .`: setup.py generates the protobuf modules and compiles the
+# engine (its mypyc runtime is engine/_native__mypyc, inside the package). The check runs from / so that
+# nothing is found through the source tree; it fails the build if the engine was not compiled.
+RUN /opt/mjsvc/bin/pip install . \
  && cd / && /opt/mjsvc/bin/python -c "import mjsvc.gen.mahjong.v1.mahjong_pb2, engine, engine.rules.mcr; \
-assert engine.compiled_modules(), 'engine not compiled'; print('ok', engine.compiled_modules())"
+assert engine.compiled_modules(), 'engine not compiled'; assert '/site-packages/' in engine.__file__; \
+print('ok', engine.compiled_modules())" \
+ && cd / && echo '{"method": "ListFans", "request": {}}' | /opt/mjsvc/bin/mjsvc batch | grep -q '"rule_set":"mcr"'
 
 FROM python:3.11-slim
 RUN groupadd --system --gid 10001 mjsvc \

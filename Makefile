@@ -14,7 +14,7 @@ ENGINE_SRC := $(shell find engine -name '*.py')
 PURE_TESTS := tests/test_build.py tests/test_tiles_hand.py tests/test_shapes.py tests/test_mcr_fans.py \
 	tests/test_mcr_memo.py tests/test_mcr_oracle.py tests/test_mcr2p.py tests/test_analysis.py
 
-.PHONY: run test test-slow lint bench loadtest proto clean setup
+.PHONY: run test test-readme test-slow lint bench loadtest proto clean setup
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -22,11 +22,18 @@ $(STAMP): pyproject.toml
 	MJSVC_PURE_PYTHON=1 $(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# mypyc's shared runtime is built as engine/_native__mypyc*.so, inside the package, so every installed
+# entry point finds it from any working directory.
 $(NATIVE): $(STAMP) setup.py $(ENGINE_SRC)
-	rm -f mjsvc_engine__mypyc.*.so $$(find engine -name '*.so')
+	@$(BIN)/python -c "import sysconfig, shutil, os, sys; cc = (sysconfig.get_config_var('CC') or 'cc').split()[0]; \
+	  h = os.path.join(sysconfig.get_paths()['include'], 'Python.h'); \
+	  sys.exit(0 if shutil.which(cc) and os.path.exists(h) else \
+	  'make: the engine is compiled with mypyc and needs a C compiler (' + cc + ') and the Python headers (' + h + \
+	  '). Install them (Debian: apt-get install gcc python3-dev), or run MJSVC_PURE_PYTHON=1 make ... for the slower pure-Python engine.')"
+	rm -f $$(find engine -name '*.so')
 	$(BIN)/python setup.py --quiet build_ext --inplace
 	# an unchanged module is copied from build/ with its old time: mark the build as current
-	touch -c mjsvc_engine__mypyc.*.so $$(find engine -name '*.so')
+	touch -c $$(find engine -name '*.so')
 	touch $(NATIVE)
 
 $(GEN): $(PROTO) $(STAMP)
@@ -44,6 +51,10 @@ test: setup
 	$(BIN)/python -m pytest -q
 	MJSVC_PURE_PYTHON=1 $(BIN)/python -m pytest -q $(PURE_TESTS)
 
+# The README's commands on a fresh clone of this repository, and a regular (non-editable) install; minutes.
+test-readme: setup
+	$(BIN)/python -m pytest -q -m readme tests/test_readme.py
+
 test-slow: setup
 	$(BIN)/python -m pytest -q -m slow
 
@@ -57,4 +68,4 @@ loadtest: setup
 	$(BIN)/python -m bench.loadtest
 
 clean:
-	rm -rf $(VENV) mjsvc/gen build .mypy_cache *.egg-info mjsvc_engine__mypyc.*.so $$(find engine -name '*.so')
+	rm -rf $(VENV) mjsvc/gen build .mypy_cache *.egg-info $$(find engine -name '*.so')

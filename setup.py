@@ -1,11 +1,25 @@
 """Builds the engine's hot modules with mypyc: the same Python source, compiled to C extension
 modules, about 2.5x faster cold evaluations and 2x faster analyses (README "Speed"). The source stays
 plain Python and runs as it is: set MJSVC_PURE_PYTHON=1 to install without compiling (no C compiler
-needed then)."""
+needed then).
+
+Everything the build makes lands inside the packages it belongs to, so every installed entry point
+works from any working directory (DESIGN.md, "The installed form"):
+- mypyc's shared runtime is the module `engine._native__mypyc` (the group name is dotted). One quirk
+  of mypyc's runtime with a dotted group: a compiled module first imported by another compiled module
+  gets a derived `__file__` one `engine/` too deep. Nothing in the engine reads `__file__` of a compiled
+  module; find a module's file with `importlib.machinery.PathFinder.find_spec(name, package.__path__)`.
+- the protobuf and gRPC modules are generated from proto/ into mjsvc/gen/ before the packages are
+  collected (setup() below), so `pip install .` and `pip wheel .` from a fresh clone carry them.
+"""
 
 import os
+import runpy
+from pathlib import Path
 
 from setuptools import setup
+
+HERE = Path(__file__).resolve().parent
 
 # The modules every Evaluate and Analyze runs through. Left out: hand.py and tiles.py, which validate
 # whatever a caller passes (a compiled signature would raise TypeError before the check could name the
@@ -22,10 +36,19 @@ COMPILED = [
     "engine/rules/mcr/scoring.py",
 ]
 
+
+def generate_protobuf_modules() -> None:
+    """mjsvc/gen from proto/ (mjsvc/protogen.py, run from this tree). It runs before setup() so that the
+    package search finds mjsvc.gen; grpcio-tools is a build requirement."""
+    if (HERE / "proto").is_dir():
+        runpy.run_path(str(HERE / "mjsvc" / "protogen.py"))["generate"]()
+
+
+generate_protobuf_modules()
 ext_modules = []
 if os.environ.get("MJSVC_PURE_PYTHON", "") not in ("1", "true", "yes"):
     from mypyc.build import mypycify
 
-    ext_modules = mypycify(COMPILED, opt_level="3", group_name="mjsvc_engine")
+    ext_modules = mypycify(COMPILED, opt_level="3", group_name="engine._native")
 
 setup(ext_modules=ext_modules)

@@ -23,6 +23,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -95,9 +96,10 @@ class Server:
         self.port, self.metrics_port = _free_port(), _free_port()
         env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "mjsvc", "serve", "--port", str(self.port), "--metrics-port", str(self.metrics_port),
+            [str(Path(sys.executable).parent / "mjsvc"), "serve", "--port", str(self.port), "--metrics-port",
+             str(self.metrics_port),
              "--workers", str(workers), "--stream-rate", "0", "--max-batch", "10000", "--log-level", "WARNING", *args],
-            cwd=ROOT, env=env)
+            cwd=tempfile.gettempdir(), env=env)  # the installed console script, as an operator starts it
         self.workers = workers
         self.address = f"127.0.0.1:{self.port}"
 

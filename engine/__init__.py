@@ -32,6 +32,8 @@ class _SourceFirst(MetaPathFinder):
         if origin is None or not origin.endswith(tuple(EXTENSION_SUFFIXES)):
             return spec
         source = origin[: origin.index(".", origin.rindex(os.sep))] + ".py"
+        if not os.path.exists(source):  # mypyc's shared runtime (engine._native__mypyc) has no source
+            return spec
         return spec_from_file_location(name, source, loader=SourceFileLoader(name, source))
 
 
@@ -40,7 +42,8 @@ if pure_python_requested() and _SourceFirst not in sys.meta_path:
 
 
 def compiled_modules() -> list[str]:
-    """The engine modules this process runs compiled (empty: all of it runs as Python source)."""
+    """The engine modules this process runs compiled (empty: all of it runs as Python source). mypyc's
+    shared runtime, `engine._native__mypyc`, is not one of them."""
     return sorted(name for name, module in list(sys.modules.items())
-                  if name.startswith(__name__ + ".")
+                  if name.startswith(__name__ + ".") and not name.endswith("__mypyc")
                   and str(getattr(module, "__file__", "")).endswith(tuple(EXTENSION_SUFFIXES)))

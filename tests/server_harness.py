@@ -7,13 +7,13 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
+import installed
 from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,11 +32,10 @@ class ServerProcess:
         self.workers = workers
         self.address = f"127.0.0.1:{self.port}"
         self._log = tempfile.NamedTemporaryFile("w+", prefix="mjsvc-serve-", suffix=".log", delete=False)  # noqa: SIM115
-        full_env = {**os.environ, **(env or {})}
-        full_env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # let the server make its own
-        cmd = [sys.executable, "-m", "mjsvc", "serve", "--port", str(self.port), "--metrics-port",
+        # The installed console script, from an empty working directory, in a clean environment.
+        cmd = [installed.script("mjsvc"), "serve", "--port", str(self.port), "--metrics-port",
                str(self.metrics_port), "--workers", str(workers), "--grace", str(grace), *args]
-        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, env=full_env, cwd=ROOT)
+        self.proc = installed.popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, env=env)
 
     # -- observing ----------------------------------------------------------------------------
 

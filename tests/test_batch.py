@@ -7,6 +7,7 @@ import subprocess
 import sys
 from typing import Any
 
+import installed
 import pytest
 
 from engine.tiles import parse_tiles
@@ -19,8 +20,8 @@ def T(text: str) -> list[str]:
 
 
 def run_batch(lines: list[str], *args: str) -> list[dict[str, Any]]:
-    proc = subprocess.run([sys.executable, "-m", "mjsvc", "batch", *args], input="\n".join(lines) + "\n",
-                          capture_output=True, text=True, timeout=120)
+    proc = installed.run([installed.script("mjsvc"), "batch", *args], input="\n".join(lines) + "\n",
+                         capture_output=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
     assert len(out) == len(lines), (out, proc.stderr)

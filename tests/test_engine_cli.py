@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
+import installed
 import pytest
 
 from engine.__main__ import parse_meld
@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60)
+    """`.venv/bin/python -m engine ...` from an empty directory with a clean environment."""
+    return installed.run([installed.python(), "-m", "engine", *args], capture_output=True, timeout=60)
 
 
 def test_analyze_a_waiting_hand() -> None:

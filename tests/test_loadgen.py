@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import grpc
+import installed
 import pytest
 
 from engine.hand import ClaimedFrom
@@ -175,9 +174,9 @@ def test_offered_rate_is_met(server: loadgen.LocalServer) -> None:
 @pytest.mark.integration
 def test_cli_spawns_a_server_and_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
-    r = subprocess.run([sys.executable, "-m", "mjsvc", "loadgen", "--spawn-server", "--tables", "4", "--games", "4",
-                        "--connections", "2", "--quiet", "--json", str(out), "--dump-requests", str(tmp_path / "d")],
-                       capture_output=True, text=True, timeout=180)
+    r = installed.run([installed.script("mjsvc"), "loadgen", "--spawn-server", "--tables", "4", "--games", "4",
+                       "--connections", "2", "--quiet", "--json", str(out), "--dump-requests", str(tmp_path / "d")],
+                      capture_output=True, timeout=180)
     assert r.returncode == 0, r.stdout + r.stderr
     rep = json.loads(out.read_text())
     assert set(rep) >= REPORT_KEYS and rep["games"] == 4 and rep["error_total"] == 0
