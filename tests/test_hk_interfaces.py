@@ -4,14 +4,11 @@ working directory, a clean environment), the proto conversion of its options and
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 from google.protobuf import json_format
+from installed import python, run, script
 
 from engine import api
 from engine.errors import BadContextError, BadOptionError
@@ -20,11 +17,6 @@ from engine.rules.hk.fans import Fan
 from engine.tiles import parse_tiles
 from mjsvc import convert
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
-
-BIN = Path(sys.executable).parent
-CLEAN_ENV = {"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8"}
-if os.environ.get("MJSVC_PURE_PYTHON"):
-    CLEAN_ENV["MJSVC_PURE_PYTHON"] = os.environ["MJSVC_PURE_PYTHON"]
 
 
 def T(text: str) -> list[str]:
@@ -42,11 +34,10 @@ REQUEST: dict[str, Any] = {
 }
 
 
-def test_cli_scores_hk_with_options_and_flowers(tmp_path: Path) -> None:
-    out = subprocess.run([sys.executable, "-m", "engine", "score", "123m456m11mSSSCC", "--win", "C", "--rule-set",
-                          "hk", "--seat", "W", "--discarded-by", "across", "--flower-tiles", "autumn,plum",
-                          "--option", "points_table=doubling", "--option", "payment=discarder_pays_all"],
-                         cwd=tmp_path, env=CLEAN_ENV, capture_output=True, text=True, timeout=60)
+def test_cli_scores_hk_with_options_and_flowers() -> None:
+    out = run([python(), "-m", "engine", "score", "123m456m11mSSSCC", "--win", "C", "--rule-set", "hk", "--seat", "W",
+               "--discarded-by", "across", "--flower-tiles", "autumn,plum", "--option", "points_table=doubling",
+               "--option", "payment=discarder_pays_all"], capture_output=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "Total: 6 faan" in out.stdout
     assert "worth 64 points" in out.stdout
@@ -60,13 +51,13 @@ def test_cli_scores_hk_with_options_and_flowers(tmp_path: Path) -> None:
     (("--flower-tiles", "lotus"), "BAD_CONTEXT"),
     (("--flowers", "1"), "BAD_CONTEXT"),
 ])
-def test_cli_bad_hk_input(tmp_path: Path, args: tuple[str, ...], code: str) -> None:
-    out = subprocess.run([sys.executable, "-m", "engine", "score", "123m456m11mSSSCC", "--win", "C", "--rule-set",
-                          "hk", *args], cwd=tmp_path, env=CLEAN_ENV, capture_output=True, text=True, timeout=60)
+def test_cli_bad_hk_input(args: tuple[str, ...], code: str) -> None:
+    out = run([python(), "-m", "engine", "score", "123m456m11mSSSCC", "--win", "C", "--rule-set", "hk", *args],
+              capture_output=True, timeout=60)
     assert out.returncode == 2 and out.stderr.startswith(f"error {code}: "), out.stderr
 
 
-def test_batch_console_script_speaks_hk(tmp_path: Path) -> None:
+def test_batch_console_script_speaks_hk() -> None:
     lines = [
         {"method": "Evaluate", "request": REQUEST},
         {"method": "ListFans", "request": {"rule_set": "hk"}},
@@ -74,8 +65,8 @@ def test_batch_console_script_speaks_hk(tmp_path: Path) -> None:
         {"method": "Evaluate", "request": {**REQUEST, "options": {"riichi": {"red_fives": True}}}},
         {"method": "Evaluate", "request": {**REQUEST, "context": {"flower_tiles": ["FLOWER_UNSPECIFIED"]}}},
     ]
-    proc = subprocess.run([str(BIN / "mjsvc"), "batch"], input="".join(json.dumps(x) + "\n" for x in lines),
-                          cwd=tmp_path, env=CLEAN_ENV, capture_output=True, text=True, timeout=120)
+    proc = run([script("mjsvc"), "batch"], input="".join(json.dumps(x) + "\n" for x in lines), capture_output=True,
+               timeout=120)
     assert proc.returncode == 0, proc.stderr
     answers = [json.loads(x) for x in proc.stdout.splitlines()]
     best = answers[0]["response"]["best"]
