@@ -11,6 +11,7 @@ rulings in engine/rules/hk/__init__.py says (each ruling is also tested by hand 
 * ruling 3: 四暗刻 here also with a concealed kong or won on a discard completing the pair, which
   hk-mahjong scores as ordinary hands;
 * ruling 4: 杠上开花 1 + 自摸 1 here = hk-mahjong's "win by kong" 2;
+* ruling 5: 九莲宝灯 needs a concealed hand here; hk-mahjong counts the tiles of a hand with declared melds;
 * ruling 7: the limit caps every total here (13 by default); hk-mahjong does not cap.
 
 2,000 cases in every `make test` (~25 s, most of it the oracle's search); 10,000 with `-m slow`.
@@ -146,6 +147,8 @@ def judge(c: Case, answer: dict) -> str:
             return "agree"  # the same limit hand, or a limit hand of ours outranking a ruling-1 fan
         if fan in RULING_1 and fan in ours:
             return "ruling 1"
+        if fan == Fan.NINE_GATES and c.hand.melds and Fan.NINE_GATES not in ours:
+            return "ruling 5"  # hk-mahjong counts the tiles of a hand with declared melds
         return f"oracle {answer['name']}, ours {best}"
     if our_limit:
         concealed_kong = any(m.is_kong and m.concealed for m in c.hand.melds)

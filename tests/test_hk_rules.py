@@ -300,3 +300,10 @@ def test_scoring_carries_points_and_payments() -> None:
     # a discard without its discarder: no payments
     s = score("123m456m11mSSSCC", "C", discarded_by=ClaimedFrom.NONE)
     assert s.points == 32 and s.payments == ()
+
+
+def test_nine_gates_tiles_with_a_declared_chow_are_not_nine_gates() -> None:
+    """Ruling 5, the case the 10,000-case oracle run met: 111s 123s 456s declared, 7899s + 9s in hand."""
+    s = score("7899s", "9s", melds=(chow(T("4s")), chow(T("1s")), pung(T("1s"))), seat_wind=S,
+              flower_tiles=(Flower.SUMMER,), flowers=1)
+    assert fans(s) == {Fan.ALL_ONE_SUIT: 7, Fan.SEAT_FLOWER: 1} and s.total == 8
