@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import grpc
 import pytest
 from google.protobuf import json_format
 from installed import python, run, script
+from server_harness import ServerProcess
 
 from engine import api
 from engine.errors import BadContextError, BadOptionError
@@ -17,6 +19,7 @@ from engine.rules.hk.fans import Fan
 from engine.tiles import parse_tiles
 from mjsvc import convert
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
 
 
 def T(text: str) -> list[str]:
@@ -102,3 +105,30 @@ def test_convert_reads_hk_options_and_flowers() -> None:
     with pytest.raises(BadContextError) as cerr:
         convert.context_from_proto(pb.WinContext(flower_tiles=[9]))
     assert cerr.value.field == "context.flower_tiles[0]"
+
+
+@pytest.mark.integration
+def test_grpc_server_evaluates_hk_and_lists_its_fans() -> None:
+    """A freshly started `mjsvc serve`: the hk request with options and flowers, twice (the second from the
+    worker's cache, keyed on the options and flower_tiles: a different limit is a different answer)."""
+    request = json_format.ParseDict(REQUEST, pb.EvaluateRequest())
+    with ServerProcess(workers=1) as srv, grpc.insecure_channel(srv.address) as channel:
+        stub = mahjong_pb2_grpc.MahjongEngineStub(channel)
+        for _ in range(2):
+            best = stub.Evaluate(request, timeout=10).best
+            assert (best.total, best.points) == (6, 64)
+            assert [p.amount for p in best.payments] == [-256, 0, 256, 0]
+        # the big hand of the same request under another limit and no flowers held: a fresh answer, not the cache's
+        big = json_format.ParseDict({**REQUEST, "hand": {"concealed": T("EEESSSWWW2p"), "winning_tile": "TILE_P2",
+                                                         "melds": [{"kind": "MELD_KIND_PUNG", "tiles": T("NNN"),
+                                                                    "claimed_from": "CLAIMED_FROM_LEFT"}]}},
+                                    pb.EvaluateRequest())
+        assert stub.Evaluate(big, timeout=10).best.total == 10
+        big.options.hk.limit = 8
+        assert stub.Evaluate(big, timeout=10).best.total == 8
+        listed = stub.ListFans(pb.ListFansRequest(rule_set="hk"), timeout=10)
+        assert len(listed.fans) == len(Fan) and listed.min_points == 3
+        with pytest.raises(grpc.RpcError) as err:
+            stub.Evaluate(json_format.ParseDict({**REQUEST, "options": {"hk": {"min_faan": 1}}},
+                                                pb.EvaluateRequest()), timeout=10)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
