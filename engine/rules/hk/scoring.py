@@ -8,8 +8,9 @@ from engine.errors import BadContextError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, WinContext, Wind
 from engine.results import Evaluation, FanDef, FanHit, Payment, Scoring
 from engine.rules.hk.facts import Facts, HandFacts
-from engine.rules.hk.fans import PREDICATES, TABLE, Fan, Occ
+from engine.rules.hk.fans import TABLE, Fan
 from engine.rules.hk.options import HkOptions, payments, points_for
+from engine.rules.hk.predicates import PREDICATES, Occ
 from engine.rules.model import Scope
 from engine.rules.principles import Principles
 from engine.shapes import Decomposition, ShapeKind, decompositions
