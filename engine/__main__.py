@@ -3,6 +3,8 @@
     python -m engine analyze "123m456p789s1122z"
     python -m engine analyze "23m456p789sEE" --meld pung:CCC --visible "1m4m4m"
     python -m engine score "123m456p789s11sEE" --win E --self-drawn --seat E --prevalent S --flowers 2
+    python -m engine score "234m567p55s11z" --meld chow:678s --win 1z --discarded-by across --seat S \
+        --red 5p --dora 4p --rule-set riichi --option open_tanyao=false
     python -m engine score "123m456m11mSSSCC" --win C --rule-set hk --seat W --discarded-by across \
         --flower-tiles summer --option limit=10 --option points_table=doubling
 
@@ -29,9 +31,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from dataclasses import fields
-from enum import Enum
-from typing import Any
 
 from engine import api, rules
 from engine.errors import BadContextError, BadMeldError, BadOptionError, EngineError
@@ -49,7 +48,7 @@ from engine.hand import (
 )
 from engine.results import Analysis, Evaluation, Scoring, TileCount
 from engine.shapes import ShapeKind
-from engine.tiles import format_tile, parse_tile, parse_tiles
+from engine.tiles import format_tile, format_tiles, parse_tile, parse_tiles
 
 _KINDS = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG}
 _SEATS = {"left": ClaimedFrom.LEFT, "across": ClaimedFrom.ACROSS, "right": ClaimedFrom.RIGHT}
@@ -91,41 +90,6 @@ def parse_meld(text: str, index: int) -> Meld:
         claimed_from = ClaimedFrom.NONE if concealed else ClaimedFrom.LEFT
     return make_meld(kind, tiles, concealed=concealed, added=added, claimed_from=claimed_from,
                      claimed_index=claimed_index, field=field)
-
-
-def parse_flowers(text: str) -> tuple[Flower, ...]:
-    """Comma-separated flower names (plum, orchid, chrysanthemum, bamboo, spring, summer, autumn, winter)."""
-    out = []
-    for name in (n.strip() for n in text.split(",") if n.strip()):
-        try:
-            out.append(Flower[name.upper()])
-        except KeyError:
-            names = ", ".join(f.name.lower() for f in Flower)
-            raise BadContextError(f"flower_tiles: {name!r} is not a flower ({names})", "flower_tiles") from None
-    return tuple(out)
-
-
-def parse_options(rule_set: str, texts: Sequence[str]) -> dict[str, Any] | None:
-    """NAME=VALUE pairs as the mapping the rule set checks: numbers, true/false, or an enum value's name."""
-    if not texts:
-        return None
-    types = {f.name: f.default for f in fields(rules.get(rule_set).options_type)}
-    out: dict[str, Any] = {}
-    for text in texts:
-        name, sep, raw = text.partition("=")
-        name, raw = name.strip(), raw.strip()
-        if not sep or not name:
-            raise BadOptionError(f"options: {text!r} is not NAME=VALUE", "options")
-        default = types.get(name)
-        value: Any = raw
-        if raw.lower() in ("true", "false"):
-            value = raw.lower() == "true"
-        elif raw.lstrip("-").isdigit():
-            value = int(raw)
-        elif isinstance(default, Enum) and raw.upper() in type(default).__members__:
-            value = type(default)[raw.upper()]
-        out[name] = value
-    return out
 
 
 def parse_wind(text: str, field: str) -> Wind:
@@ -174,30 +138,45 @@ def format_analysis(hand: Hand, result: Analysis) -> str:
 
 def _scoring_lines(s: Scoring) -> list[str]:
     lines = [f"  as {s.decomposition}"]
-    if s.points:
+    if s.points and not (s.han or s.yakuman):  # priced by the table (hk); Riichi's lines say it otherwise
         lines.append(f"  worth {s.points} points")
-    if s.payments:
-        lines.append("  payments: " + ", ".join(f"{Wind(p.seat).name.title()} {p.amount:+d}" for p in s.payments))
+        if s.payments:
+            lines.append("  payments: " + ", ".join(f"{Wind(seat).name.title()} {amount:+d}"
+                                                    for seat, amount in s.payments))
     for hit in s.fans:
         times = f" x{hit.count}" if hit.count != 1 else ""
         lines.append(f"  {hit.fan.id:>3}  {hit.fan.name} ({hit.fan.name_zh}){times}  {hit.points}")
     return lines
 
 
+def _han_fu_lines(s: Scoring) -> list[str]:
+    """The Riichi part of an answer: han, fu and their parts, the hand's points and the payments."""
+    lines = [f"Yakuman x{s.yakuman}: {s.points} points" if s.yakuman else f"{s.han} han {s.fu} fu: {s.points} points"]
+    if s.fu_parts:
+        lines.append("  fu: " + ", ".join(f"{why} {fu}" for why, fu in s.fu_parts))
+    lines.append("  payments: " + ", ".join(f"{Wind(seat).name.title()} {amount:+d}" for seat, amount in s.payments))
+    return lines
+
+
 def format_evaluation(hand: Hand, ctx: WinContext, result: Evaluation, show_all: bool, unit: str = "points") -> str:
     flags = [name for name in ("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
-                               "heavenly", "earthly", "ready_declared", "heavenly_ready") if getattr(ctx, name)]
-    lines = [f"Hand: {hand}",
+                               "heavenly", "earthly", "ready_declared", "heavenly_ready", "riichi", "double_riichi",
+                               "ippatsu") if getattr(ctx, name)]
+    lines = [f"Hand: {hand}" + (f" (red {format_tiles(hand.red_fives)})" if hand.red_fives else ""),
              f"Seat {Wind(ctx.seat_wind).name.title()}, prevalent {Wind(ctx.prevalent_wind).name.title()}, "
              f"{ctx.flowers or len(ctx.flower_tiles)} flower(s)" + (f"; {', '.join(flags)}" if flags else "")]
     if ctx.flower_tiles:
         lines[-1] += " (" + ", ".join(f.name.lower() for f in ctx.flower_tiles) + ")"
     if not result.is_win or result.best is None:
-        lines.append("Not a winning hand.")
+        why = f": {result.best.reason}" if result.best is not None and result.best.reason else "."
+        lines.append(f"Not a winning hand{why}")
         return "\n".join(lines)
     best = result.best
     below = "" if best.meets_minimum else " (below the minimum: not a legal win)"
-    lines.append(f"Total: {best.total} {unit}{below}")
+    if best.han or best.yakuman:
+        lines += _han_fu_lines(best)
+    else:
+        lines.append(f"Total: {best.total} {unit}{below}")
     lines += _scoring_lines(best)
     if show_all:
         for alt in result.alternatives:
@@ -218,21 +197,61 @@ def _melds(texts: Sequence[str]) -> tuple[Meld, ...]:
 def cmd_analyze(args: argparse.Namespace) -> str:
     hand = make_hand(parse_tiles(args.hand, "concealed"), _melds(args.meld), sizes=(13, 14))
     visible = parse_tiles(args.visible, "visible") if args.visible else []
-    return format_analysis(hand, api.analyze(hand, visible, args.rule_set, parse_options(args.rule_set, args.option)))
+    return format_analysis(hand, api.analyze(hand, visible, args.rule_set, parse_options(args.option)))
 
 
 def cmd_score(args: argparse.Namespace) -> str:
     win = parse_tile(args.win, "winning_tile") if args.win else None
-    hand = winning_hand(parse_tiles(args.hand, "concealed"), _melds(args.meld), win)
+    reds = parse_tiles(args.red, "red_fives") if args.red else ()
+    hand = winning_hand(parse_tiles(args.hand, "concealed"), _melds(args.meld), win, reds)
+    discarded_by = ClaimedFrom.NONE
+    if args.discarded_by:
+        if args.discarded_by.lower() not in _SEATS:
+            raise BadContextError(f"discarded_by: {args.discarded_by!r} is not left, across or right", "discarded_by")
+        discarded_by = _SEATS[args.discarded_by.lower()]
     ctx = WinContext(
         self_drawn=args.self_drawn, last_of_kind=args.last_of_kind, replacement_tile=args.replacement,
         robbing_kong=args.robbing, last_wall_tile=args.last_tile,
         seat_wind=parse_wind(args.seat, "seat_wind"), prevalent_wind=parse_wind(args.prevalent, "prevalent_wind"),
         flowers=args.flowers, heavenly=args.heavenly, earthly=args.earthly, ready_declared=args.ready,
-        heavenly_ready=args.heavenly_ready, flower_tiles=parse_flowers(args.flower_tiles),
-        discarded_by=_SEATS[args.discarded_by] if args.discarded_by else ClaimedFrom.NONE)
-    result = api.evaluate(hand, ctx, args.rule_set, parse_options(args.rule_set, args.option))
+        heavenly_ready=args.heavenly_ready, riichi=args.riichi, double_riichi=args.double_riichi,
+        ippatsu=args.ippatsu, dora_indicators=tuple(parse_tiles(args.dora, "dora_indicators")) if args.dora else (),
+        ura_dora_indicators=tuple(parse_tiles(args.ura, "ura_dora_indicators")) if args.ura else (),
+        honba=args.honba, riichi_sticks=args.sticks, discarded_by=discarded_by,
+        flower_tiles=parse_flowers(args.flower_tiles))
+    result = api.evaluate(hand, ctx, args.rule_set, parse_options(args.option))
     return format_evaluation(hand, ctx, result, args.all, rules.get(args.rule_set).table.unit)
+
+
+def parse_flowers(text: str) -> tuple[Flower, ...]:
+    """Comma-separated flower names (plum, orchid, chrysanthemum, bamboo, spring, summer, autumn, winter)."""
+    out = []
+    for name in (n.strip() for n in text.split(",") if n.strip()):
+        try:
+            out.append(Flower[name.upper()])
+        except KeyError:
+            names = ", ".join(f.name.lower() for f in Flower)
+            raise BadContextError(f"flower_tiles: {name!r} is not a flower ({names})", "flower_tiles") from None
+    return tuple(out)
+
+
+def parse_options(texts: Sequence[str]) -> dict[str, object] | None:
+    """NAME=VALUE pairs (true/false, integers, words) as the mapping the rule set checks (BAD_OPTION)."""
+    out: dict[str, object] = {}
+    for text in texts:
+        name, sep, raw = text.partition("=")
+        if not sep or not name.strip():
+            raise BadOptionError(f"options: {text!r} is not NAME=VALUE", "options")
+        value: object = raw.strip()
+        low = raw.strip().lower()
+        if low in ("true", "yes", "on"):
+            value = True
+        elif low in ("false", "no", "off"):
+            value = False
+        elif low.lstrip("-").isdigit():
+            value = int(low)
+        out[name.strip()] = value
+    return out or None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -243,9 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:FLAGS]",
                        help="a declared meld, e.g. chow:123m, pung:EEE:from=across, kong:5555p:concealed")
-        p.add_argument("--rule-set", default="mcr", help="rule set (default mcr)")
+        p.add_argument("--rule-set", default="mcr", help="rule set: mcr (default), mcr2p, riichi, hk")
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                       help="an option of the rule set, e.g. limit=10 (hk)")
+                       help="a rule option, e.g. open_tanyao=false, double_wind_pair_fu=2 (riichi)")
 
     a = sub.add_parser("analyze", help="shanten, waits and useful tiles (13 tiles) or discard advice (14 tiles)",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -264,8 +283,6 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--flowers", type=int, default=0, help="flower tiles 0-8")
     s.add_argument("--flower-tiles", default="", metavar="NAMES",
                    help="which flowers, e.g. plum,summer (hk: the seat's own and complete groups score)")
-    s.add_argument("--discarded-by", choices=sorted(_SEATS), default="",
-                   help="who discarded the winning tile, relative to you (payments)")
     s.add_argument("--last-of-kind", action="store_true", help="the last copy of the winning tile")
     s.add_argument("--replacement", action="store_true", help="won on the replacement tile after a kong")
     s.add_argument("--robbing", action="store_true", help="won by robbing a kong")
@@ -274,6 +291,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--earthly", action="store_true", help="non-dealer complete on the first draw")
     s.add_argument("--ready", action="store_true", help="ready hand declared")
     s.add_argument("--heavenly-ready", action="store_true", help="ready declared on the deal")
+    s.add_argument("--riichi", action="store_true", help="riichi declared (riichi)")
+    s.add_argument("--double-riichi", action="store_true", help="riichi declared on the first turn (riichi)")
+    s.add_argument("--ippatsu", action="store_true", help="won within a go-around after riichi (riichi)")
+    s.add_argument("--dora", default="", help="dora indicators, e.g. 4p1z (riichi)")
+    s.add_argument("--ura", default="", help="ura dora indicators (riichi)")
+    s.add_argument("--red", default="", help="the red fives among the hand's tiles, e.g. 5p5s (riichi)")
+    s.add_argument("--honba", type=int, default=0, help="honba counters (riichi)")
+    s.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (riichi)")
+    s.add_argument("--discarded-by", default="", help="who discarded the winning tile: left, across, right (riichi)")
     s.add_argument("--all", action="store_true", help="also show the other decompositions")
     common(s)
     s.set_defaults(run=cmd_score)

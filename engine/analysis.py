@@ -233,7 +233,7 @@ def shanten(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = Tr
     if n_melds > 1 or best < 0:
         return best
     if n_melds == 0:
-        v = 6 - (a[1] + b[1] + d[1] + h[1] if allow_quad_pairs else a[2] + b[2] + d[2] + h[2])
+        v = 6 - (a[1] + b[1] + d[1] + h[1]) if allow_quad_pairs else _distinct_pairs(a, b, d, h, c)
         if v < best:
             best = v
         v = 13 - (a[3] + b[3] + d[3] + h[3]) - (1 if a[4] or b[4] or d[4] or h[4] else 0)
@@ -280,9 +280,9 @@ def _by_shape(keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds
     ks = _ks_best(infos, present, n_melds)[0]
     if n_melds == 1:
         return ((ShapeKind.STANDARD, reg), (ShapeKind.KNITTED_STRAIGHT, ks))
-    pairs = a[1] + b[1] + d[1] + h[1] if allow_quad_pairs else a[2] + b[2] + d[2] + h[2]
+    sp = 6 - (a[1] + b[1] + d[1] + h[1]) if allow_quad_pairs else _distinct_pairs(a, b, d, h, _concat(keys))
     orphans = 13 - (a[3] + b[3] + d[3] + h[3]) - (1 if a[4] or b[4] or d[4] or h[4] else 0)
-    return ((ShapeKind.STANDARD, reg), (ShapeKind.SEVEN_PAIRS, 6 - pairs), (ShapeKind.THIRTEEN_ORPHANS, orphans),
+    return ((ShapeKind.STANDARD, reg), (ShapeKind.SEVEN_PAIRS, sp), (ShapeKind.THIRTEEN_ORPHANS, orphans),
             (ShapeKind.HONORS_KNITTED, 13 - max(present) - h[3]), (ShapeKind.KNITTED_STRAIGHT, ks))
 
 
@@ -298,7 +298,7 @@ def _attaining(infos: tuple[tuple[int, ...], ...], n_melds: int,
     present = _present(a, b, d)
     top = max(present)
     if n_melds == 0:
-        sp = 6 - (a[1] + b[1] + d[1] + h[1] if allow_quad_pairs else a[2] + b[2] + d[2] + h[2])
+        sp = 6 - (a[1] + b[1] + d[1] + h[1]) if allow_quad_pairs else _distinct_pairs(a, b, d, h, None)
         to = 13 - (a[3] + b[3] + d[3] + h[3]) - (1 if a[4] or b[4] or d[4] or h[4] else 0)
         hk = 13 - top - h[3]
         low = min(reg, sp, to, hk)
@@ -314,6 +314,22 @@ def _attaining(infos: tuple[tuple[int, ...], ...], n_melds: int,
             low = ks
             shapes.append((ShapeKind.KNITTED_STRAIGHT, ks))
     return low, [sv for sv in shapes if sv[1] == low], perms
+
+
+def _concat(keys: tuple[Key, ...]) -> tuple[int, ...]:
+    return keys[0] + keys[1] + keys[2] + keys[3]
+
+
+def _distinct_pairs(a: tuple[int, ...], b: tuple[int, ...], d: tuple[int, ...], h: tuple[int, ...],
+                    counts: Sequence[int] | None) -> int:
+    """Seven-pairs shanten when the pairs must be of seven different kinds: 6 - pairs, plus one for each
+    kind short of seven. `counts` None: the kinds are not known (only where the rule sets that need this
+    never call: _attaining serves the rule sets that play every shape)."""
+    pairs = a[2] + b[2] + d[2] + h[2]
+    if counts is None:
+        return 6 - pairs
+    kinds = len(counts) - counts.count(0)
+    return 6 - pairs + (7 - kinds if kinds < 7 else 0)
 
 
 def _present(a: tuple[int, ...], b: tuple[int, ...], d: tuple[int, ...]) -> tuple[int, ...]:
@@ -444,6 +460,10 @@ def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
             get = _PAIR_MASKS.get
             for j in range(4):
                 out |= (get(keys[j]) or _pair_masks(keys[j]))[sel] << (9 * j)
+            if not allow_quad_pairs and len(c) - list(c).count(0) < 7:  # a new kind helps too
+                for t in range(NUM_KINDS):
+                    if not c[t]:
+                        out |= 1 << t
         elif shape == ShapeKind.THIRTEEN_ORPHANS:
             has_pair = any(c[t] >= 2 for t in _ORPHANS)
             for t in _ORPHANS:
@@ -561,12 +581,35 @@ def _waits(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...]
 # The analysis a client asks for
 
 
+def _allowed(by_shape: Sequence[tuple[ShapeKind, int]],
+             shapes: frozenset[ShapeKind] | None) -> tuple[tuple[ShapeKind, int], ...]:
+    """The shapes a rule set plays (all when `shapes` is None)."""
+    if shapes is None:
+        return tuple(by_shape)
+    return tuple([sv for sv in by_shape if sv[0] in shapes])
+
+
+def shanten_for(counts: Sequence[int], n_melds: int, shapes: frozenset[ShapeKind],
+                allow_quad_pairs: bool = True) -> int:
+    """Combined shanten over the shapes a rule set plays (`shanten` counts every shape)."""
+    keys, infos = _parts(counts)
+    return min([v for k, v in _by_shape(keys, infos, n_melds, allow_quad_pairs) if k in shapes])
+
+
+def shanten_by_shape_for(hand: Hand, shapes: frozenset[ShapeKind] | None = None,
+                         allow_quad_pairs: bool = True) -> dict[ShapeKind, int]:
+    """Shanten of each shape a rule set plays, for a 13- or 14-tile hand (-1: complete)."""
+    keys, infos = _parts(to_counts(hand.all_concealed()))
+    return dict(_allowed(_by_shape(keys, infos, len(hand.melds), allow_quad_pairs), shapes))
+
+
 def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _ALL_KINDS,
-            allow_quad_pairs: bool = True) -> Analysis:
+            allow_quad_pairs: bool = True, shapes: frozenset[ShapeKind] | None = None) -> Analysis:
     """Shanten, waits and useful tiles of a 13-tile hand; discard advice for a 14-tile one.
 
     `remaining` counts copies not in the player's hand or melds and not in `visible`;
-    only tiles in `tile_kinds` are offered as waits or useful tiles.
+    only tiles in `tile_kinds` are offered as waits or useful tiles; `shapes`: the winning shapes the
+    rule set plays (None: all), the only ones reported and considered.
     """
     size = hand.size
     if size not in (13, 14):
@@ -580,6 +623,8 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
     seen = to_counts(visible) if visible else [0] * NUM_KINDS
     keys, infos = _parts(c)
     by_shape = _by_shape(keys, infos, m, allow_quad_pairs)
+    if shapes is not None:
+        by_shape = _allowed(by_shape, shapes)
     best = min(v for _, v in by_shape)
     if size == 13:
         wait_set, useful = _advice(c, keys, infos, m, allow_quad_pairs, by_shape, best)
@@ -601,7 +646,13 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         key = tuple(c[9 * j:9 * j + 9])
         keys13 = keys[:j] + (key,) + keys[j + 1:]
         infos13 = infos[:j] + (_INFO.get(key) or _info(key),) + infos[j + 1:]
-        s13, shape13, ks_perms = _attaining(infos13, m, allow_quad_pairs)
+        if shapes is None:
+            s13, shape13, ks_perms = _attaining(infos13, m, allow_quad_pairs)
+        else:
+            every = _allowed(_by_shape(keys13, infos13, m, allow_quad_pairs), shapes)
+            s13 = min([v for _, v in every])
+            shape13 = [sv for sv in every if sv[1] == s13]
+            ks_perms = None
         _, useful = _advice(c, keys13, infos13, m, allow_quad_pairs, shape13, s13, ks_perms)
         c[d] += 1
         tc = tuple([x for x in [row[t] for t in (useful if type(useful) is tuple else sorted(useful))]

@@ -16,9 +16,11 @@ from engine import analysis, rules
 from engine.hand import Hand, WinContext, validate_context
 from engine.results import Analysis, Evaluation, FanDef
 from engine.rules.model import Options
+from engine.shapes import ShapeKind
 from engine.tiles import check_tiles
 
 OptionsArg = Options | Mapping[str, Any] | None
+ALL_SHAPES = frozenset(ShapeKind)
 
 
 def evaluate(hand: Hand, context: WinContext, rule_set: str = "", options: OptionsArg = None) -> Evaluation:
@@ -37,7 +39,8 @@ def analyze(hand: Hand, visible: Sequence[int] = (), rule_set: str = "", options
     rs.options(options)  # checked, so a bad option is the same error whatever the method
     rs.check_tiles(hand)
     check_tiles(visible, "visible")
-    return analysis.analyze(hand, visible, tile_kinds=rs.tiles, allow_quad_pairs=rs.allow_quad_pairs)
+    shapes = None if rs.shapes == ALL_SHAPES else rs.shapes
+    return analysis.analyze(hand, visible, tile_kinds=rs.tiles, allow_quad_pairs=rs.allow_quad_pairs, shapes=shapes)
 
 
 def list_fans(rule_set: str = "", options: OptionsArg = None) -> tuple[tuple[FanDef, ...], int]:

@@ -122,38 +122,42 @@ class FanHit(Value):
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class Payment(Value):
-    """One seat's signed change of score for a win; `seat` is a wind (0 East, the dealer ... 3 North)."""
-
-    seat: int
-    amount: int
-
-    def __init__(self, seat: int, amount: int) -> None:
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "amount", amount)
-
-
-@dataclass(frozen=True, slots=True, init=False)
 class Scoring(Value):
     """One decomposition scored. `total` includes flowers; `meets_minimum` is judged without them.
-    `points`: what the hand is worth where the rule set prices it beyond `total` (Sichuan: 2 ^ capped
-    fan), else 0; `payments`: every seat's signed change, where the rule set settles a win (else empty)."""
+
+    Rule sets that pay in han and fu (Riichi) also fill: `han`, `fu` (rounded) and `fu_parts` (what each
+    part of the hand added, before rounding: (reason, fu)), `yakuman` (the multiple, 0 if none), `points`
+    (what the hand is worth to the winner before honba and sticks), `payments` (each seat's signed change,
+    as (seat wind, amount), honba and sticks included) and `reason` (why a complete hand is not a win).
+    """
 
     fans: tuple[FanHit, ...]
     total: int
     meets_minimum: bool
     decomposition: Decomposition
+    han: int = 0
+    fu: int = 0
+    yakuman: int = 0
     points: int = 0
-    payments: tuple[Payment, ...] = ()
+    payments: tuple[tuple[int, int], ...] = ()
+    fu_parts: tuple[tuple[str, int], ...] = ()
+    reason: str = ""
 
     def __init__(self, fans: tuple[FanHit, ...], total: int, meets_minimum: bool, decomposition: Decomposition,
-                 points: int = 0, payments: tuple[Payment, ...] = ()) -> None:
+                 han: int = 0, fu: int = 0, yakuman: int = 0, points: int = 0,
+                 payments: tuple[tuple[int, int], ...] = (), fu_parts: tuple[tuple[str, int], ...] = (),
+                 reason: str = "") -> None:
         object.__setattr__(self, "fans", fans)
         object.__setattr__(self, "total", total)
         object.__setattr__(self, "meets_minimum", meets_minimum)
         object.__setattr__(self, "decomposition", decomposition)
+        object.__setattr__(self, "han", han)
+        object.__setattr__(self, "fu", fu)
+        object.__setattr__(self, "yakuman", yakuman)
         object.__setattr__(self, "points", points)
         object.__setattr__(self, "payments", payments)
+        object.__setattr__(self, "fu_parts", fu_parts)
+        object.__setattr__(self, "reason", reason)
 
 
 @dataclass(frozen=True, slots=True, init=False)

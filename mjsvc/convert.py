@@ -270,9 +270,13 @@ def _fan(h: FanHit) -> pb.Fan:
 
 
 def scoring_to_proto(s: Scoring) -> pb.Scoring:
-    return pb.Scoring(fans=[_fan(h) for h in s.fans], total=s.total, meets_minimum=s.meets_minimum,
-                      decomposition=decomposition_to_proto(s.decomposition), points=s.points,
-                      payments=[pb.Payment(seat_wind=p.seat + 1, amount=p.amount) for p in s.payments])
+    out = pb.Scoring(fans=[_fan(h) for h in s.fans], total=s.total, meets_minimum=s.meets_minimum,
+                     decomposition=decomposition_to_proto(s.decomposition))
+    if s.han or s.fu or s.points or s.payments or s.reason:  # rule sets paying in han and fu (Riichi)
+        out.han, out.fu, out.yakuman, out.points, out.reason = s.han, s.fu, s.yakuman, s.points, s.reason
+        out.payments.extend([pb.Payment(seat_wind=seat + 1, amount=amount) for seat, amount in s.payments])
+        out.fu_parts.extend([pb.FuPart(reason=why, fu=fu) for why, fu in s.fu_parts])
+    return out
 
 
 def evaluation_to_proto(e: Evaluation) -> pb.EvaluateResponse:

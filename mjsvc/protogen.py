@@ -26,7 +26,7 @@ def generate() -> None:
             f"--grpc_python_out={OUT}", *protos]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
-    for path in [*OUT.rglob("*.py"), *OUT.rglob("*.pyi")]:  # not __pycache__'s *.pyc
+    for path in [*OUT.rglob("*.py"), *OUT.rglob("*.pyi")]:  # not the .pyc files of an earlier run
         text = path.read_text()
         fixed = re.sub(r"^from mahjong\.", "from mjsvc.gen.mahjong.", text, flags=re.M)
         if fixed != text:

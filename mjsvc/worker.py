@@ -306,9 +306,10 @@ def warm_up() -> bool:
     try:
         for name in rules.names():
             api.list_fans(name)
-            # Characters and honours only, so that every rule set accepts the hand.
+            # Characters and honours only, so that every rule set accepts the hand; self-drawn, the
+            # one situation every rule set accepts without more facts (Riichi asks who discarded).
             tiles = parse_tiles("123456789m111z3z")
-            api.evaluate(winning_hand(tiles, (), parse_tiles("3z")[0]), WinContext(), name)
+            api.evaluate(winning_hand(tiles, (), parse_tiles("3z")[0]), WinContext(self_drawn=True), name)
             api.analyze(make_hand(tiles, sizes=(13,)), (), name)
         return True
     except Exception:

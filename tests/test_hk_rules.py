@@ -290,7 +290,7 @@ def test_scoring_carries_points_and_payments() -> None:
     # 混一色 3 + 箭刻 1 + 门前清 1 + 无花 1 = 6 faan: 32 points on the half-doubling table, 64 doubling
     s = score("123m456m11mSSSCC", "C", seat_wind=W, discarded_by=ClaimedFrom.ACROSS)
     assert s.total == 6 and s.points == 32
-    assert [(p.seat, p.amount) for p in s.payments] == [(E, -64), (S, -32), (W, 128), (N, -32)]
+    assert s.payments == ((E, -64), (S, -32), (W, 128), (N, -32))
     s = score("123m456m11mSSSCC", "C", seat_wind=W, discarded_by=ClaimedFrom.ACROSS,
               options={"points_table": PointsTable.DOUBLING})
     assert s.points == 64

@@ -14,6 +14,7 @@ from engine.rules.model import RuleSet
 _PACKAGES = {
     "mcr": "engine.rules.mcr",
     "mcr2p": "engine.rules.mcr2p",
+    "riichi": "engine.rules.riichi",
     "hk": "engine.rules.hk",
 }
 DEFAULT = "mcr"

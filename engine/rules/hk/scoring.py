@@ -6,7 +6,7 @@ from functools import cache
 
 from engine.errors import BadContextError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, WinContext, Wind
-from engine.results import Evaluation, FanDef, FanHit, Payment, Scoring
+from engine.results import Evaluation, FanDef, FanHit, Scoring
 from engine.rules.hk.facts import Facts, HandFacts
 from engine.rules.hk.fans import TABLE, Fan
 from engine.rules.hk.options import HkOptions, payments, points_for
@@ -68,7 +68,8 @@ def score_decomposition(f: Facts, options: HkOptions) -> Scoring:
     points = points_for(total, options.points_table)
     ctx = f.h.ctx
     paid = payments(points, ctx.seat_wind, ctx.self_drawn, ctx.discarded_by, options) if meets else ()
-    return Scoring(tuple(hits), total, meets, f.dec, points, tuple(Payment(int(w), amount) for w, amount in paid))
+    return Scoring(tuple(hits), total, meets, f.dec, points=points,
+                   payments=tuple([(int(w), amount) for w, amount in paid]))
 
 
 def check_context(hand: Hand, ctx: WinContext, options: HkOptions) -> None:

@@ -1,0 +1,103 @@
+"""Riichi: our evaluation and shanten against the `mahjong` package and riichienv, on the same hands.
+
+Rows, each impl on its own input form built before timing, every call timed once on its own (cold):
+- op `evaluate_riichi`, `mjsvc`: validation (the shared and the Riichi context checks) and scoring of a
+  validated `Hand` through the rule set, on generated winning situations (bench/riichi_cases.py: open and
+  closed, kongs, red fives, every flag, dora and ura, honba and sticks); each hand evaluated once, never
+  before; the shape memo tables warmed by other generated hands, as in a running server.
+- `mahjong`: `HandCalculator.estimate_hand_value` (open tanyao and red fives on) on the same situations.
+- `riichienv`: `HandEvaluator(tiles, melds).calc(...)` on the same situations (the evaluator built in the
+  timed call, as a caller with a new hand must).
+- op `shanten_riichi` (each impl: one untimed call per hand, then the mean of 20; our suit-shape memo is
+  then warm, as in a running server): the 14-tile hands of majiang-core's xiangting_1.json; `mjsvc`:
+  `engine.analysis.shanten_for` over Riichi's shapes; `mahjong`: `Shanten().calculate_shanten` on 34
+  counts; `riichienv`: `calculate_shanten` on 136-tile ids.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bench import OURS, median_us
+from bench.riichi_cases import generate, majiang_tile, shared_dir
+from bench.riichi_oracles import mahjong_inputs, riichienv_inputs
+from engine import analysis
+from engine.hand import validate_context
+from engine.rules import riichi
+from engine.tiles import to_counts
+
+WARM_POOL = 10
+TARGETS: tuple[tuple, ...] = (
+    ("evaluate_riichi", "mahjong", 1 / 3),
+    ("evaluate_riichi", "riichienv", 8.0),
+    ("shanten_riichi", "mahjong", 0.25),
+)
+RS = riichi.RULE_SET
+
+
+def _evaluate(hand: Any, ctx: Any) -> object:
+    validate_context(ctx, hand)
+    RS.check_context(hand, ctx, RS.default_options)
+    return RS.score(hand, ctx, RS.default_options)
+
+
+def _once_us(fn: Callable[..., object], inputs: Sequence[tuple]) -> float:
+    clock = time.perf_counter_ns
+    per_call = []
+    for args in inputs:
+        t0 = clock()
+        fn(*args)
+        per_call.append(clock() - t0)
+    return round(statistics.median(per_call) / 1000.0, 3)
+
+
+def rows(n: int, seed: int) -> list[dict]:
+    from mahjong.hand_calculating.hand import HandCalculator
+    from mahjong.shanten import Shanten
+
+    cases = generate(n, seed)
+    random.Random(seed).shuffle(cases)
+    for c in generate(WARM_POOL * n, seed + 7919):
+        try:
+            _evaluate(c.hand, c.ctx)
+        except Exception:  # noqa: S112 - a warm-up hand the checks refuse warms nothing more
+            continue
+    out = [{"op": "evaluate_riichi", "impl": OURS, "median_us": _once_us(_evaluate, [(c.hand, c.ctx) for c in cases]),
+            "note": f"{len(cases)} generated situations, each timed once and never evaluated before"}]
+    calc = HandCalculator()
+    m_inputs = [mahjong_inputs(c) for c in cases]
+    out.append({"op": "evaluate_riichi", "impl": "mahjong",
+                "median_us": _once_us(lambda kw: calc.estimate_hand_value(**kw), [(kw,) for kw in m_inputs])})
+    try:
+        import riichienv as rv
+    except ImportError:
+        rv = None
+    if rv is not None:
+        r_inputs = [riichienv_inputs(c) for c in cases]
+        out.append({"op": "evaluate_riichi", "impl": "riichienv",
+                    "median_us": _once_us(lambda t, m, kw: rv.HandEvaluator(t, m).calc(**kw), r_inputs)})
+    data = json.loads((shared_dir() / "oracles" / "riichi" / "xiangting_1.json").read_text())[: 5 * n]
+    hands = [[majiang_tile(t[0], t[1])[0] for t in item["q"]] for item in data]
+    counts = [to_counts(h) for h in hands]
+    shapes = RS.shapes
+    out.append({"op": "shanten_riichi", "impl": OURS,
+                "median_us": round(median_us(analysis.shanten_for, [(c, 0, shapes, False) for c in counts]), 3),
+                "note": f"{len(counts)} 14-tile hands of xiangting_1.json, mean of 20 calls each (after one "
+                        "untimed call, as for every impl)"})
+    sh = Shanten()
+    theirs = [[c[t] for t in (*range(31), 33, 32, 31)] for c in counts]
+    out.append({"op": "shanten_riichi", "impl": "mahjong",
+                "median_us": round(median_us(sh.calculate_shanten, [(c,) for c in theirs]), 3)})
+    if rv is not None:
+        ids = []
+        for c in theirs:
+            tiles = [4 * k + j for k in range(34) for j in range(c[k])]
+            ids.append((tiles,))
+        out.append({"op": "shanten_riichi", "impl": "riichienv",
+                    "median_us": round(median_us(rv.calculate_shanten, ids), 3)})
+    return out

@@ -1,0 +1,195 @@
+"""What the yaku, the fu and the payments look at, computed once: per hand (`TileFacts`, the tiles held,
+whatever the split) and per decomposition (`Facts`, the sets and the wait).
+
+A pung completed by a discard counts as an open one (minkou) for fu, sanankou and suuankou, as every rule
+book says; a concealed kong is concealed; the hand is closed (menzen) while it has claimed nothing
+(concealed kongs keep it closed). Compiled with mypyc (setup.py COMPILED): plain classes, ints and lists.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.hand import Hand, WinContext
+from engine.rules.riichi.options import RiichiOptions
+from engine.shapes import Decomposition, ShapeKind
+
+CHOW: Final = 1  # engine.shapes.SetKind values
+PUNG: Final = 2
+KONG: Final = 3
+PAIR: Final = 4
+
+# The wait a decomposition gives the winning tile.
+RYANMEN: Final = "two-sided wait"
+KANCHAN: Final = "closed wait"
+PENCHAN: Final = "edge wait"
+TANKI: Final = "single wait"
+SHANPON: Final = "dual pung wait"
+
+EAST: Final = 27
+_RED: Final = 31
+_GREEN: Final = 32
+_WHITE: Final = 33
+# Tile classes as bit masks over the 34 kinds.
+HONOURS: Final = ((1 << 34) - 1) ^ ((1 << 27) - 1)
+TERMINALS: Final = sum(1 << t for t in (0, 8, 9, 17, 18, 26))
+OUTSIDE: Final = HONOURS | TERMINALS
+GREEN_TILES: Final = sum(1 << t for t in (19, 20, 21, 23, 25, _GREEN))
+DRAGONS: Final = (1 << _RED) | (1 << _GREEN) | (1 << _WHITE)
+WINDS: Final = sum(1 << t for t in range(27, 31))
+SUIT_MASK: Final = (1 << 9) - 1
+
+
+def is_outside(t: int) -> bool:
+    return t >= 27 or t % 9 == 0 or t % 9 == 8
+
+
+class TileFacts:
+    """The tiles of the whole hand (concealed, melds, winning tile): the same for every decomposition."""
+
+    __slots__ = ("counts", "present", "suits", "honours", "closed", "n_melds")
+
+    def __init__(self, hand: Hand) -> None:
+        counts = [0] * 34
+        for t in hand.concealed:
+            counts[t] += 1
+        win = hand.winning_tile
+        if win is not None:
+            counts[win] += 1
+        closed = True
+        for m in hand.melds:
+            for t in m.tiles:
+                counts[t] += 1
+            if not m.concealed:
+                closed = False
+        present = 0
+        for t in range(34):
+            if counts[t]:
+                present |= 1 << t
+        self.counts: list[int] = counts
+        self.present: int = present  # bit per kind held
+        self.suits: int = (1 if present & SUIT_MASK else 0) + (1 if (present >> 9) & SUIT_MASK else 0) + (
+            1 if (present >> 18) & SUIT_MASK else 0)
+        self.honours: bool = bool(present & HONOURS)
+        self.closed: bool = closed
+        self.n_melds: int = len(hand.melds)
+
+
+class Facts:
+    """One decomposition, with the sets sorted into what the yaku ask about."""
+
+    __slots__ = ("hand", "ctx", "options", "tiles", "dec", "kind", "closed", "win", "wait", "chows", "pungs",
+                 "pung_concealed", "pung_kong", "n_kongs", "n_concealed_pungs", "pair", "all_outside",
+                 "all_terminal", "seat_tile", "round_tile", "self_drawn")
+
+    def __init__(self, hand: Hand, ctx: WinContext, options: RiichiOptions, tiles: TileFacts,
+                 dec: Decomposition) -> None:
+        win = hand.winning_tile
+        assert win is not None
+        self.hand = hand
+        self.ctx = ctx
+        self.options = options
+        self.tiles = tiles
+        self.dec = dec
+        self.kind: ShapeKind = dec.kind
+        self.closed: bool = tiles.closed
+        self.win: int = win
+        self.self_drawn: bool = ctx.self_drawn
+        self.seat_tile: int = EAST + int(ctx.seat_wind)
+        self.round_tile: int = EAST + int(ctx.prevalent_wind)
+        self.wait: str = ""
+        self.chows: list[int] = []  # first tiles
+        self.pungs: list[int] = []  # first tiles of pungs and kongs, in set order
+        self.pung_concealed: list[bool] = []
+        self.pung_kong: list[bool] = []
+        self.n_kongs: int = 0
+        self.n_concealed_pungs: int = 0
+        self.pair: int = -1
+        self.all_outside: bool = True  # every set and the pair hold a terminal or honour
+        self.all_terminal: bool = True  # every set and the pair hold a terminal
+        if dec.kind != ShapeKind.STANDARD:
+            return
+        at = -1
+        sets = dec.sets
+        for i in range(len(sets)):
+            s = sets[i]
+            if s.win_offset is not None and s.meld_index is None:
+                at = i
+                self.wait = _wait(int(s.kind), s.first, s.win_offset)
+                break
+        for i in range(len(sets)):
+            s = sets[i]
+            kind = int(s.kind)
+            first = s.first
+            if kind == CHOW:
+                self.chows.append(first)
+                r = first % 9
+                if r != 0 and r != 6:
+                    self.all_outside = False
+                    self.all_terminal = False
+            elif kind == PAIR:
+                self.pair = first
+                self._outside_single(first)
+            else:
+                concealed = s.concealed and not (i == at and not ctx.self_drawn)  # a ron makes it open
+                self.pungs.append(first)
+                self.pung_concealed.append(concealed)
+                self.pung_kong.append(kind == KONG)
+                if concealed:
+                    self.n_concealed_pungs += 1
+                if kind == KONG:
+                    self.n_kongs += 1
+                self._outside_single(first)
+
+    def _outside_single(self, t: int) -> None:
+        if t >= 27:
+            self.all_terminal = False
+        elif t % 9 != 0 and t % 9 != 8:
+            self.all_outside = False
+            self.all_terminal = False
+
+    def counts_kong(self, i: int) -> bool:
+        """Is the i-th of `pungs` a kong."""
+        return self.pung_kong[i]
+
+    @property
+    def standard(self) -> bool:
+        return self.kind == ShapeKind.STANDARD
+
+    @property
+    def seven_pairs(self) -> bool:
+        return self.kind == ShapeKind.SEVEN_PAIRS
+
+    @property
+    def thirteen_orphans(self) -> bool:
+        return self.kind == ShapeKind.THIRTEEN_ORPHANS
+
+    def is_value_tile(self, t: int) -> bool:
+        return t >= _RED or t == self.seat_tile or t == self.round_tile
+
+    def value_pair_fu(self) -> int:
+        """Fu of the pair: a dragon 2, the seat wind 2, the round wind 2 (both: the option's 2 or 4)."""
+        t = self.pair
+        if t < 27:
+            return 0
+        if t >= _RED:
+            return 2
+        if t == self.seat_tile and t == self.round_tile:
+            return self.options.double_wind_pair_fu
+        if t == self.seat_tile or t == self.round_tile:
+            return 2
+        return 0
+
+
+def _wait(kind: int, first: int, offset: int) -> str:
+    """The wait of a winning tile at `offset` in a concealed set (kind, first)."""
+    if kind == PAIR:
+        return TANKI
+    if kind == CHOW:
+        rank = first % 9
+        if offset == 1:
+            return KANCHAN
+        if (offset == 2 and rank == 0) or (offset == 0 and rank == 6):
+            return PENCHAN
+        return RYANMEN
+    return SHANPON

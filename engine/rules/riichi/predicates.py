@@ -1,0 +1,328 @@
+"""One small predicate per yaku, registered under its id (yaku.py holds names, han and exclusions).
+
+Each takes the Facts of one decomposition (facts.py) and says whether the yaku is there. Whether an
+open hand may count it (`open_value` 0) and what it excludes are table data, applied by the scoring.
+Dora are counted in scoring.py, not here: they are no yaku.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.rules.riichi.facts import (
+    GREEN_TILES,
+    HONOURS,
+    OUTSIDE,
+    RYANMEN,
+    SUIT_MASK,
+    TANKI,
+    TERMINALS,
+    Facts,
+)
+from engine.rules.riichi.yaku import ROUND_WIND, SEAT_WIND, Yaku
+
+Rule = Callable[[Facts], bool]
+RULES: dict[int, Rule] = {}
+
+
+def yaku(y: Yaku) -> Callable[[Rule], Rule]:
+    def register(fn: Rule) -> Rule:
+        RULES[int(y)] = fn
+        return fn
+    return register
+
+
+# ---------------------------------------------------------------- the situation
+
+@yaku(Yaku.MENZEN_TSUMO)
+def menzen_tsumo(f: Facts) -> bool:
+    return f.closed and f.ctx.self_drawn
+
+
+@yaku(Yaku.RIICHI)
+def riichi(f: Facts) -> bool:
+    return f.ctx.riichi and not f.ctx.double_riichi
+
+
+@yaku(Yaku.DOUBLE_RIICHI)
+def double_riichi(f: Facts) -> bool:
+    return f.ctx.double_riichi
+
+
+@yaku(Yaku.IPPATSU)
+def ippatsu(f: Facts) -> bool:
+    return f.ctx.ippatsu
+
+
+@yaku(Yaku.CHANKAN)
+def chankan(f: Facts) -> bool:
+    return f.ctx.robbing_kong
+
+
+@yaku(Yaku.RINSHAN_KAIHOU)
+def rinshan(f: Facts) -> bool:
+    return f.ctx.replacement_tile
+
+
+@yaku(Yaku.HAITEI)
+def haitei(f: Facts) -> bool:
+    return f.ctx.last_wall_tile and f.ctx.self_drawn
+
+
+@yaku(Yaku.HOUTEI)
+def houtei(f: Facts) -> bool:
+    return f.ctx.last_wall_tile and not f.ctx.self_drawn
+
+
+@yaku(Yaku.TENHOU)
+def tenhou(f: Facts) -> bool:
+    return f.ctx.heavenly
+
+
+@yaku(Yaku.CHIIHOU)
+def chiihou(f: Facts) -> bool:
+    return f.ctx.earthly
+
+
+# ---------------------------------------------------------------- the tiles
+
+@yaku(Yaku.TANYAO)
+def tanyao(f: Facts) -> bool:
+    return (f.closed or f.options.open_tanyao) and not f.tiles.present & OUTSIDE
+
+
+@yaku(Yaku.HONITSU)
+def honitsu(f: Facts) -> bool:
+    return f.tiles.suits == 1 and f.tiles.honours
+
+
+@yaku(Yaku.CHINITSU)
+def chinitsu(f: Facts) -> bool:
+    return f.tiles.suits == 1 and not f.tiles.honours
+
+
+@yaku(Yaku.HONROUTOU)
+def honroutou(f: Facts) -> bool:
+    present = f.tiles.present
+    return not present & ~OUTSIDE and bool(present & HONOURS) and bool(present & TERMINALS)
+
+
+@yaku(Yaku.TSUUIISOU)
+def tsuuiisou(f: Facts) -> bool:
+    return not f.tiles.present & ~HONOURS
+
+
+@yaku(Yaku.CHINROUTOU)
+def chinroutou(f: Facts) -> bool:
+    return not f.tiles.present & ~TERMINALS
+
+
+@yaku(Yaku.RYUUIISOU)
+def ryuuiisou(f: Facts) -> bool:
+    """Only 2 3 4 6 8 bamboo and green dragons."""
+    return not f.tiles.present & ~GREEN_TILES
+
+
+@yaku(Yaku.CHIITOITSU)
+def chiitoitsu(f: Facts) -> bool:
+    return f.seven_pairs
+
+
+@yaku(Yaku.KOKUSHI_MUSOU)
+def kokushi(f: Facts) -> bool:
+    return f.thirteen_orphans
+
+
+@yaku(Yaku.KOKUSHI_MUSOU_13)
+def kokushi_13(f: Facts) -> bool:
+    """The 13 tiles before the win were the 13 different orphans: any of them won."""
+    return f.thirteen_orphans and len(set(f.hand.concealed)) == 13
+
+
+_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+
+
+def _nine_gates_suit(f: Facts) -> int:
+    """The first tile of the suit if the whole hand (concealed, no meld) is 1112345678999 plus one of its
+    suit, else -1."""
+    t = f.tiles
+    if t.n_melds or t.suits != 1 or t.honours:
+        return -1
+    base = 0 if t.present & SUIT_MASK else (9 if (t.present >> 9) & SUIT_MASK else 18)
+    c = t.counts
+    for r in range(9):
+        if c[base + r] < _GATES[r]:
+            return -1
+    return base
+
+
+@yaku(Yaku.CHUUREN_POUTOU)
+def chuuren(f: Facts) -> bool:
+    return _nine_gates_suit(f) >= 0
+
+
+@yaku(Yaku.JUNSEI_CHUUREN_POUTOU)
+def junsei_chuuren(f: Facts) -> bool:
+    """Nine gates whose 13 tiles before the win were 1112345678999 exactly (a nine-sided wait)."""
+    base = _nine_gates_suit(f)
+    if base < 0:
+        return False
+    held = [0] * 9
+    for t in f.hand.concealed:
+        held[t - base] += 1
+    return tuple(held) == _GATES
+
+
+# ---------------------------------------------------------------- the sets
+
+@yaku(Yaku.PINFU)
+def pinfu(f: Facts) -> bool:
+    return (f.closed and len(f.chows) == 4 and f.pair >= 0 and not f.is_value_tile(f.pair)
+            and f.wait == RYANMEN)
+
+
+def _peikou(f: Facts) -> int:
+    """How many pairs of identical chows (a closed hand's)."""
+    chows = f.chows
+    if not f.closed or len(chows) < 2:
+        return 0
+    firsts = sorted(chows)
+    n = 0
+    i = 0
+    while i + 1 < len(firsts):
+        if firsts[i] == firsts[i + 1]:
+            n += 1
+            i += 2
+        else:
+            i += 1
+    return n
+
+
+@yaku(Yaku.IIPEIKOU)
+def iipeikou(f: Facts) -> bool:
+    return _peikou(f) == 1
+
+
+@yaku(Yaku.RYANPEIKOU)
+def ryanpeikou(f: Facts) -> bool:
+    return _peikou(f) == 2
+
+
+def _seat_wind(index: int) -> Rule:
+    def rule(f: Facts) -> bool:
+        return f.seat_tile == 27 + index and f.seat_tile in f.pungs
+    return rule
+
+
+def _round_wind(index: int) -> Rule:
+    def rule(f: Facts) -> bool:
+        return f.round_tile == 27 + index and f.round_tile in f.pungs
+    return rule
+
+
+for _i in range(4):
+    yaku(SEAT_WIND[_i])(_seat_wind(_i))
+    yaku(ROUND_WIND[_i])(_round_wind(_i))
+
+
+@yaku(Yaku.HAKU)
+def haku(f: Facts) -> bool:
+    return 33 in f.pungs
+
+
+@yaku(Yaku.HATSU)
+def hatsu(f: Facts) -> bool:
+    return 32 in f.pungs
+
+
+@yaku(Yaku.CHUN)
+def chun(f: Facts) -> bool:
+    return 31 in f.pungs
+
+
+@yaku(Yaku.CHANTA)
+def chanta(f: Facts) -> bool:
+    """Every set and the pair hold a terminal or honour, there is a chow and an honour."""
+    return bool(f.chows) and f.all_outside and f.tiles.honours
+
+
+@yaku(Yaku.JUNCHAN)
+def junchan(f: Facts) -> bool:
+    """Every set and the pair hold a terminal, and there is a chow."""
+    return bool(f.chows) and f.all_terminal
+
+
+@yaku(Yaku.ITTSU)
+def ittsu(f: Facts) -> bool:
+    c = f.chows
+    return len(c) >= 3 and any(s in c and s + 3 in c and s + 6 in c for s in (0, 9, 18))
+
+
+@yaku(Yaku.SANSHOKU_DOUJUN)
+def sanshoku_doujun(f: Facts) -> bool:
+    c = f.chows
+    return len(c) >= 3 and any(r in c and r + 9 in c and r + 18 in c for r in c if r < 9)
+
+
+@yaku(Yaku.SANSHOKU_DOUKOU)
+def sanshoku_doukou(f: Facts) -> bool:
+    p = f.pungs
+    return len(p) >= 3 and any(r in p and r + 9 in p and r + 18 in p for r in p if r < 9)
+
+
+@yaku(Yaku.TOITOI)
+def toitoi(f: Facts) -> bool:
+    return len(f.pungs) == 4
+
+
+@yaku(Yaku.SANANKOU)
+def sanankou(f: Facts) -> bool:
+    return f.n_concealed_pungs == 3
+
+
+@yaku(Yaku.SUUANKOU)
+def suuankou(f: Facts) -> bool:
+    return f.n_concealed_pungs == 4
+
+
+@yaku(Yaku.SUUANKOU_TANKI)
+def suuankou_tanki(f: Facts) -> bool:
+    return f.n_concealed_pungs == 4 and f.wait == TANKI
+
+
+@yaku(Yaku.SANKANTSU)
+def sankantsu(f: Facts) -> bool:
+    return f.n_kongs == 3
+
+
+@yaku(Yaku.SUUKANTSU)
+def suukantsu(f: Facts) -> bool:
+    return f.n_kongs == 4
+
+
+def _dragon_pungs(f: Facts) -> int:
+    return sum([1 for t in f.pungs if t >= 31])
+
+
+def _wind_pungs(f: Facts) -> int:
+    return sum([1 for t in f.pungs if 27 <= t <= 30])
+
+
+@yaku(Yaku.SHOUSANGEN)
+def shousangen(f: Facts) -> bool:
+    return f.pair >= 31 and _dragon_pungs(f) == 2
+
+
+@yaku(Yaku.DAISANGEN)
+def daisangen(f: Facts) -> bool:
+    return _dragon_pungs(f) == 3
+
+
+@yaku(Yaku.SHOUSUUSHII)
+def shousuushii(f: Facts) -> bool:
+    return 27 <= f.pair <= 30 and _wind_pungs(f) == 3
+
+
+@yaku(Yaku.DAISUUSHII)
+def daisuushii(f: Facts) -> bool:
+    return _wind_pungs(f) == 4

@@ -1,0 +1,172 @@
+"""Scoring a Riichi win: every decomposition scored, the highest-paying one chosen.
+
+Per decomposition: the predicates find the yaku, the shared mechanism (engine.rules.principles) applies
+the table's exclusions (a yakuman excludes every other yaku and the dora), the han of an open hand are
+the table's `open_value`; no yaku, no win. Then dora, ura dora and red fives, fu, base points, payments.
+Best first: the most the winner is paid, then more han, then more fu, then engine.shapes' order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from engine.hand import ClaimedFrom, Hand, MeldKind, WinContext
+from engine.results import Evaluation, FanDef, FanHit, Scoring
+from engine.rules.model import Scope
+from engine.rules.principles import Principles
+from engine.rules.riichi import predicates
+from engine.rules.riichi.facts import Facts, TileFacts
+from engine.rules.riichi.fu import fu as fu_of
+from engine.rules.riichi.options import RiichiOptions
+from engine.rules.riichi.payments import base_points, pay, seat_of
+from engine.rules.riichi.yaku import TABLE, Yaku
+from engine.shapes import Decomposition, ShapeKind, decompositions
+from engine.tiles import DRAGONS, GREEN, RED, WHITE, WINDS
+
+SHAPES = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS})
+PRINCIPLES = Principles(TABLE.rows)
+_ORDER = sorted(predicates.RULES, key=lambda y: PRINCIPLES.rank[y])
+# Which predicates can hold for a shape: a yaku scored on sets needs four sets and a pair (the table's
+# `scope` says where each is scored), kokushi has only its own and the situation's.
+_RULES_FOR: dict[ShapeKind, list[tuple[int, Callable[[Facts], bool]]]] = {
+    ShapeKind.STANDARD: [(y, predicates.RULES[y]) for y in _ORDER],
+    ShapeKind.SEVEN_PAIRS: [(y, predicates.RULES[y]) for y in _ORDER if TABLE.by_id[y].scope is not Scope.SETS],
+    ShapeKind.THIRTEEN_ORPHANS: [(y, predicates.RULES[y]) for y in _ORDER if TABLE.by_id[y].scope is Scope.SITUATION
+                                 or y in (int(Yaku.KOKUSHI_MUSOU), int(Yaku.KOKUSHI_MUSOU_13))],
+}
+_DEFS: dict[int, FanDef] = TABLE.def_by_id
+# An open hand's yaku worth one han less (kuisagari) are reported with the han they count for.
+_OPEN_DEFS: dict[int, FanDef] = {
+    int(r.id): FanDef(int(r.id), r.name, r.native, r.open_value, TABLE.def_by_id[int(r.id)].excludes, r.description)
+    if r.open_value else TABLE.def_by_id[int(r.id)] for r in TABLE.rows}
+# A double yakuman counted once (option double_yakuman off) is reported at 13.
+_SINGLE_DEFS: dict[int, FanDef] = {
+    int(r.id): FanDef(int(r.id), r.name, r.native, 13, TABLE.def_by_id[int(r.id)].excludes, r.description)
+    for r in TABLE.rows if r.limit}
+NO_YAKU = "no yaku: a complete hand needs at least one yaku to win (dora are not yaku)"
+
+# Dora: the tile after the indicator, within its suit (9 -> 1), the winds (N -> E) and the dragons
+# (white -> green -> red -> white).
+_NEXT = {**{t: t // 9 * 9 + (t % 9 + 1) % 9 for t in range(27)},
+         **{w: WINDS[(i + 1) % 4] for i, w in enumerate(WINDS)},
+         WHITE: GREEN, GREEN: RED, RED: WHITE}
+_LIABLE = {int(Yaku.DAISANGEN): DRAGONS, int(Yaku.DAISUUSHII): WINDS}
+_CLOSED_VALUE: dict[int, int] = {int(r.id): r.value for r in TABLE.rows}
+_OPEN_VALUE: dict[int, int] = {int(r.id): r.value_for(False) for r in TABLE.rows}
+_LIMIT: frozenset[int] = frozenset([int(r.id) for r in TABLE.rows if r.limit])
+_PINFU: Final = int(Yaku.PINFU)
+_DORA: Final = int(Yaku.DORA)
+_URA_DORA: Final = int(Yaku.URA_DORA)
+_AKA_DORA: Final = int(Yaku.AKA_DORA)
+
+
+_NO_SETS: list[tuple[int, ...]] = [()]
+# FanHits are immutable and recur: one per yaku (closed and open values), dora by count.
+_HIT: dict[int, FanHit] = {y: FanHit(d) for y, d in _DEFS.items()}
+_OPEN_HIT: dict[int, FanHit] = {y: FanHit(d) for y, d in _OPEN_DEFS.items()}
+_DORA_HITS: dict[tuple[int, int], FanHit] = {}
+
+
+def _dora_hit(kind: int, n: int) -> FanHit:
+    hit = _DORA_HITS.get((kind, n))
+    if hit is None:
+        hit = _DORA_HITS.setdefault((kind, n), FanHit(_DEFS[kind], n, (), ()))
+    return hit
+
+
+def dora_of(indicator: int) -> int:
+    return _NEXT[indicator]
+
+
+def _count_dora(counts: list[int], indicators: tuple[int, ...]) -> int:
+    n = 0
+    for i in indicators:
+        n += counts[_NEXT[i]]
+    return n
+
+
+def _liable_seat(hand: Hand, ctx: WinContext, tiles: tuple[int, ...]) -> int | None:
+    """The seat wind of the player who fed the last of the three dragon (four wind) sets, if it was claimed."""
+    sets = [m for m in hand.melds if m.kind != MeldKind.CHOW and m.tiles[0] in tiles]
+    if len(sets) < len(tiles) or sets[-1].concealed or sets[-1].claimed_from == ClaimedFrom.NONE:
+        return None
+    return seat_of(ctx.seat_wind, sets[-1].claimed_from)
+
+
+def score_decomposition(f: Facts) -> Scoring:
+    opts = f.options
+    raw: dict[int, list[tuple[int, ...]]] = {}
+    for y, rule in _RULES_FOR[f.kind]:
+        if rule(f):
+            raw[y] = _NO_SETS
+    counted = PRINCIPLES.apply(raw)
+    closed = f.closed
+    hits: list[FanHit] = []
+    yakuman = 0
+    han = 0
+    values = _CLOSED_VALUE if closed else _OPEN_VALUE
+    for y in counted:
+        value = values[y]
+        if not value:
+            continue
+        if y in _LIMIT:
+            multiple = value // 13 if opts.double_yakuman else 1
+            yakuman = yakuman + multiple if opts.yakuman_stacking else max(yakuman, multiple)
+            hits.append(_HIT[y] if 13 * multiple == value else FanHit(_SINGLE_DEFS[y]))
+            value = 13 * multiple
+        else:
+            hits.append(_HIT[y] if closed else _OPEN_HIT[y])
+        han += value
+    if not hits:
+        return Scoring((), 0, False, f.dec, reason=NO_YAKU)
+    if yakuman and not opts.yakuman_stacking:  # only the largest counts
+        best = max(hits, key=lambda h: (h.fan.points, -h.fan.id))
+        hits = [best]
+        han = best.fan.points if opts.double_yakuman else 13
+    fu = 0
+    fu_parts: tuple[tuple[str, int], ...] = ()
+    if yakuman:
+        han = 13 * yakuman
+    else:
+        counts = f.tiles.counts
+        ctx = f.ctx
+        for kind, n in ((_DORA, _count_dora(counts, ctx.dora_indicators)),
+                        (_URA_DORA, _count_dora(counts, ctx.ura_dora_indicators)),
+                        (_AKA_DORA, len(f.hand.red_fives) if opts.red_fives else 0)):
+            if n:
+                hits.append(_dora_hit(kind, n))
+                han += n
+        fu, fu_parts = fu_of(f, _PINFU in counted)
+    base = base_points(han, fu, yakuman, opts.counted_yakuman, opts.kiriage_mangan)
+    ctx = f.ctx
+    liable = None
+    liable_base = 0
+    if yakuman:
+        for y, tiles in _LIABLE.items():
+            if y in counted and (opts.yakuman_stacking or hits[0].fan.id == y):
+                seat = _liable_seat(f.hand, ctx, tiles)
+                if seat is not None:
+                    liable = seat
+                    liable_base = 8000 * min(_CLOSED_VALUE[y] // 13 if opts.double_yakuman else 1, 2)
+    discarder = None if ctx.self_drawn else seat_of(ctx.seat_wind, ctx.discarded_by)
+    points, change = pay(base, ctx.seat_wind, discarder, ctx.honba, ctx.riichi_sticks, liable, liable_base)
+    payments = tuple((seat, change[seat]) for seat in range(4))
+    return Scoring(tuple(hits), han, True, f.dec, han, fu, yakuman, points, payments, fu_parts)
+
+
+def _rank(s: Scoring) -> tuple[int, int, int]:
+    return (-s.points, -s.han, -s.fu)
+
+
+def evaluate(hand: Hand, ctx: WinContext, options: RiichiOptions) -> Evaluation:
+    decs: list[Decomposition] = [d for d in decompositions(hand, False) if d.kind in SHAPES]
+    if not decs:
+        return Evaluation(False)
+    tiles = TileFacts(hand)
+    scored = [score_decomposition(Facts(hand, ctx, options, tiles, d)) for d in decs]
+    wins = [s for s in scored if s.meets_minimum]
+    if not wins:
+        return Evaluation(False, scored[0], tuple(scored[1:]))
+    order = sorted(range(len(wins)), key=lambda i: (_rank(wins[i]), i))
+    return Evaluation(True, wins[order[0]], tuple(wins[i] for i in order[1:]))
