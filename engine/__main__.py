@@ -5,6 +5,9 @@
     python -m engine score "123m456p789s11sEE" --win E --self-drawn --seat E --prevalent S --flowers 2
     python -m engine score "234m567p55s11z" --meld chow:678s --win 1z --discarded-by across --seat S \
         --red 5p --dora 4p --rule-set riichi --option open_tanyao=false
+    python -m engine score "11m22m" --win 1m --meld pung:555m --meld pung:777p --meld pung:999p \
+        --rule-set sichuan --seat S --discarded-by left --void-suit s --option fan_cap=3
+    python -m engine analyze "1122334455667m" --rule-set sichuan
     python -m engine score "123m456m11mSSSCC" --win C --rule-set hk --seat W --discarded-by across \
         --flower-tiles summer --option limit=10 --option points_table=doubling
 
@@ -19,9 +22,11 @@ Melds (`--meld`, repeatable): KIND:TILES[:FLAG,FLAG...]
            claimed=N (which of the tiles, 0-based, was claimed)
     e.g. --meld chow:123m --meld kong:5555p:concealed --meld pung:CCC:from=across
 
-Options (`--option NAME=VALUE`, repeatable) are the rule set's own (hk: min_faan, limit, points_table,
-payment, self_draw_double, flowers); VALUE is a number, true/false, or the name of an enum value
-(points_table=doubling, payment=discarder_pays_all). Unknown names and bad values are BAD_OPTION.
+Rule options (`--option NAME=VALUE`, repeatable): the rule set's options by name, e.g. for sichuan
+variant=1|2 (MIL, Chengdu), fan_cap=3|4, heavenly_earthly=true|false, self_draw=1|2|3 (add base,
+add fan, no bonus), concealed_simples=true|false, call_transfer=true|false, void_suit=m|p|s.
+For hk: min_faan, limit, points_table, payment, self_draw_double, flowers; an enum option also takes its
+value's name (points_table=doubling, payment=discarder_pays_all).
 
 Bad input prints the error code and message on stderr and exits with status 2.
 """
@@ -40,6 +45,8 @@ from engine.hand import (
     Hand,
     Meld,
     MeldKind,
+    PriorKong,
+    Suit,
     WinContext,
     Wind,
     make_hand,
@@ -92,6 +99,29 @@ def parse_meld(text: str, index: int) -> Meld:
                      claimed_index=claimed_index, field=field)
 
 
+_SUITS = {"m": Suit.CHARACTERS, "p": Suit.DOTS, "s": Suit.BAMBOO}
+_PRIOR_KONGS = {"concealed": PriorKong.CONCEALED, "exposed": PriorKong.EXPOSED, "added": PriorKong.ADDED,
+                "added-later": PriorKong.ADDED_LATER}
+
+
+def parse_suit(text: str, field: str) -> Suit | None:
+    if not text:
+        return None
+    suit = _SUITS.get(text.strip().lower())
+    if suit is None:
+        raise BadContextError(f"{field}: {text!r} is not a suit (m, p or s)", field)
+    return suit
+
+
+def parse_seat(text: str, field: str) -> ClaimedFrom:
+    if not text:
+        return ClaimedFrom.NONE
+    seat = _SEATS.get(text.strip().lower())
+    if seat is None:
+        raise BadContextError(f"{field}: {text!r} is not left, across or right", field)
+    return seat
+
+
 def parse_wind(text: str, field: str) -> Wind:
     wind = _WINDS.get(text.strip().lower())
     if wind is None:
@@ -127,6 +157,8 @@ def format_analysis(hand: Hand, result: Analysis) -> str:
         if result.shanten == 0:
             lines.append(f"Waits: {_tile_list(result.waits)}")
         lines.append(f"Useful tiles ({result.useful_count} left): {_tile_list(result.useful_tiles)}")
+        if result.max_value:
+            lines.append(f"Most a wait would score (wall's end): {result.max_value}")
         return "\n".join(lines)
     lines.append("Discards, best first:")
     for d in result.discards:
@@ -138,11 +170,12 @@ def format_analysis(hand: Hand, result: Analysis) -> str:
 
 def _scoring_lines(s: Scoring) -> list[str]:
     lines = [f"  as {s.decomposition}"]
-    if s.points and not (s.han or s.yakuman):  # priced by the table (hk); Riichi's lines say it otherwise
-        lines.append(f"  worth {s.points} points")
-        if s.payments:
-            lines.append("  payments: " + ", ".join(f"{Wind(seat).name.title()} {amount:+d}"
-                                                    for seat, amount in s.payments))
+    riichi = bool(s.han or s.yakuman)  # _han_fu_lines says value and payments for han-and-fu rule sets
+    if s.points and not riichi:
+        lines.append(f"  value {s.points}")
+    if s.payments and not riichi:
+        paid = [f"{Wind(seat).name.title()} {amount:+d}" for seat, amount in s.payments]
+        lines.append("  payments: " + ", ".join(paid))
     for hit in s.fans:
         times = f" x{hit.count}" if hit.count != 1 else ""
         lines.append(f"  {hit.fan.id:>3}  {hit.fan.name} ({hit.fan.name_zh}){times}  {hit.points}")
@@ -218,6 +251,11 @@ def cmd_score(args: argparse.Namespace) -> str:
         ippatsu=args.ippatsu, dora_indicators=tuple(parse_tiles(args.dora, "dora_indicators")) if args.dora else (),
         ura_dora_indicators=tuple(parse_tiles(args.ura, "ura_dora_indicators")) if args.ura else (),
         honba=args.honba, riichi_sticks=args.sticks, discarded_by=discarded_by,
+        void_suit=parse_suit(args.void_suit, "void_suit"),
+        after_kong_discard=args.after_kong_discard,
+        seats_out=tuple(parse_wind(w, "seats_out") for w in args.seats_out.split(",") if w.strip()),
+        prior_kong=_prior_kong(args.prior_kong),
+        prior_kong_claimed_from=parse_seat(args.prior_kong_from, "prior_kong_claimed_from"),
         flower_tiles=parse_flowers(args.flower_tiles))
     result = api.evaluate(hand, ctx, args.rule_set, parse_options(args.option))
     return format_evaluation(hand, ctx, result, args.all, rules.get(args.rule_set).table.unit)
@@ -254,6 +292,15 @@ def parse_options(texts: Sequence[str]) -> dict[str, object] | None:
     return out or None
 
 
+def _prior_kong(text: str) -> PriorKong:
+    if not text:
+        return PriorKong.NONE
+    kind = _PRIOR_KONGS.get(text.strip().lower())
+    if kind is None:
+        raise BadContextError(f"prior_kong: {text!r} is not one of {', '.join(_PRIOR_KONGS)}", "prior_kong")
+    return kind
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -262,9 +309,9 @@ def build_parser() -> argparse.ArgumentParser:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:FLAGS]",
                        help="a declared meld, e.g. chow:123m, pung:EEE:from=across, kong:5555p:concealed")
-        p.add_argument("--rule-set", default="mcr", help="rule set: mcr (default), mcr2p, riichi, hk")
+        p.add_argument("--rule-set", default="mcr", help="rule set: mcr (default), mcr2p, riichi, sichuan, hk")
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                       help="a rule option, e.g. open_tanyao=false, double_wind_pair_fu=2 (riichi)")
+                       help="a rule option, e.g. open_tanyao=false (riichi), fan_cap=3 (sichuan)")
 
     a = sub.add_parser("analyze", help="shanten, waits and useful tiles (13 tiles) or discard advice (14 tiles)",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -300,6 +347,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--honba", type=int, default=0, help="honba counters (riichi)")
     s.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (riichi)")
     s.add_argument("--discarded-by", default="", help="who discarded the winning tile: left, across, right (riichi)")
+    s.add_argument("--void-suit", default="", help="sichuan: the void suit, m, p or s")
+    s.add_argument("--seats-out", default="", help="sichuan: seats that have already won, e.g. W,N")
+    s.add_argument("--after-kong-discard", action="store_true", help="sichuan: 杠上炮")
+    s.add_argument("--prior-kong", default="", help="sichuan: the kong whose money moves: " + ", ".join(_PRIOR_KONGS))
+    s.add_argument("--prior-kong-from", default="", help="sichuan: an exposed prior kong's fourth tile came "
+                   "from (left, across, right of its declarer)")
     s.add_argument("--all", action="store_true", help="also show the other decompositions")
     common(s)
     s.set_defaults(run=cmd_score)

@@ -36,9 +36,11 @@ def evaluate(hand: Hand, context: WinContext, rule_set: str = "", options: Optio
 def analyze(hand: Hand, visible: Sequence[int] = (), rule_set: str = "", options: OptionsArg = None) -> Analysis:
     """Shanten, waits and useful tiles of a 13-tile hand; discard advice for a 14-tile one."""
     rs = rules.get(rule_set)
-    rs.options(options)  # checked, so a bad option is the same error whatever the method
+    opts = rs.options(options)  # checked, so a bad option is the same error whatever the method
     rs.check_tiles(hand)
     check_tiles(visible, "visible")
+    if rs.analyze is not None:
+        return rs.analyze(hand, visible, opts)
     shapes = None if rs.shapes == ALL_SHAPES else rs.shapes
     return analysis.analyze(hand, visible, tile_kinds=rs.tiles, allow_quad_pairs=rs.allow_quad_pairs, shapes=shapes)
 

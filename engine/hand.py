@@ -75,6 +75,17 @@ class Suit(IntEnum):
     BAMBOO = 2
 
 
+class PriorKong(IntEnum):
+    """Sichuan: the kong whose money a win unwinds (WinContext.prior_kong): the discarder's kong just
+    before a 杠上炮, or the added kong a 抢杠 robs. What each kind collected is the rule set's to say."""
+
+    NONE = 0  # not given: no kong money moves
+    CONCEALED = 1  # 暗杠 (下雨)
+    EXPOSED = 2  # 直杠 on a discard (刮风); prior_kong_claimed_from names who discarded the fourth tile
+    ADDED = 3  # 加杠 / 补杠 of a freshly drawn fourth tile
+    ADDED_LATER = 4  # 加杠 of a fourth tile held since an earlier turn
+
+
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A declared set. Chows and pungs are always exposed; a kong is exposed, concealed or added.
@@ -268,7 +279,8 @@ class WinContext:
 
     Each rule set reads only the fields it declares; the others are ignored (heavenly/earthly/
     ready_declared/heavenly_ready: mcr2p; riichi ... riichi_sticks: Riichi; void_suit,
-    after_kong_discard, seats_out: Sichuan; flower_tiles: hk).
+    after_kong_discard, seats_out, prior_kong, prior_kong_claimed_from: Sichuan;
+    flower_tiles: hk).
     """
 
     self_drawn: bool = False
@@ -297,6 +309,8 @@ class WinContext:
     void_suit: Suit | None = None
     after_kong_discard: bool = False
     seats_out: tuple[Wind, ...] = ()
+    prior_kong: PriorKong = PriorKong.NONE
+    prior_kong_claimed_from: ClaimedFrom = ClaimedFrom.NONE  # EXPOSED: from whom, seen from the kong's declarer
     # Hong Kong: which flowers the winner holds (the count alone cannot tell the seat's flowers)
     flower_tiles: tuple[Flower, ...] = ()
     extra: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)

@@ -43,7 +43,7 @@ def test_cli_scores_hk_with_options_and_flowers() -> None:
                "--option", "payment=discarder_pays_all"], capture_output=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "Total: 6 faan" in out.stdout
-    assert "worth 64 points" in out.stdout
+    assert "value 64" in out.stdout
     assert "payments: East -256, South +0, West +256, North +0" in out.stdout
     assert "Mixed One Suit (混一色)  3" in out.stdout and "Seat Flower (正花)  1" in out.stdout
 

@@ -50,14 +50,14 @@ the rule set's own context checks and scores; None means the defaults.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import Any, ClassVar, TypeVar
 
 from engine.errors import BadOptionError, BadTileError
 from engine.hand import Hand, WinContext
-from engine.results import Evaluation, FanDef
+from engine.results import Analysis, Evaluation, FanDef
 from engine.shapes import ShapeKind
 from engine.tiles import NUM_KINDS, format_tile, tile_name
 
@@ -237,6 +237,10 @@ class RuleSet:
     check_context: Callable[[Hand, WinContext, Any], None] = _no_check
     allow_quad_pairs: bool = True
     tiles_note: str = ""  # said after a BAD_TILE message, e.g. "which uses characters and honours only"
+    # Analyze in the rule set's own way (hand, visible, options -> Analysis; tiles and options already
+    # checked) where its answer adds to the shared analysis (Sichuan: the void suit, the wall's-end value);
+    # None: engine.analysis over `tiles`.
+    analyze: Callable[[Hand, Sequence[int], Any], Analysis] | None = None
     default_options: Options = field(init=False)
 
     def __post_init__(self) -> None:
