@@ -132,3 +132,15 @@ def test_grpc_server_evaluates_hk_and_lists_its_fans() -> None:
             stub.Evaluate(json_format.ParseDict({**REQUEST, "options": {"hk": {"min_faan": 1}}},
                                                 pb.EvaluateRequest()), timeout=10)
         assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_flower_tiles_are_bounded_before_any_work() -> None:
+    """Nine flowers are LIMIT_EXCEEDED at the service's limits check, naming the field."""
+    from mjsvc import limits
+
+    msg = json_format.ParseDict(REQUEST, pb.EvaluateRequest())
+    limits.check(msg)  # eight or fewer pass
+    msg.context.flower_tiles.extend([pb.FLOWER_PLUM] * 7)
+    with pytest.raises(limits.LimitExceededError) as err:
+        limits.check(msg)
+    assert err.value.field == "context.flower_tiles"
