@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mjsvc import loadgen
+from mjsvc.launcher import ServerProcess, local_server, scrape_value
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -105,9 +106,9 @@ def quiet_seconds_summary(stats: loadgen.Stats, cpu: list[dict[str, float]]) -> 
             "latency_ms": loadgen.summary_ms(quiet), "other_cores_below": QUIET_OTHER_CORES}
 
 
-def _cache_counts(server: loadgen.LocalServer) -> tuple[float, float]:
-    return (loadgen.scrape_value(server.metrics_url, "mjsvc_cache_hits_total") or 0.0,
-            loadgen.scrape_value(server.metrics_url, "mjsvc_cache_misses_total") or 0.0)
+def _cache_counts(server: ServerProcess) -> tuple[float, float]:
+    return (scrape_value(server.metrics_url, "mjsvc_cache_hits_total") or 0.0,
+            scrape_value(server.metrics_url, "mjsvc_cache_misses_total") or 0.0)
 
 
 def service_benchmark_ceiling(path: Path) -> dict[str, Any] | None:
@@ -123,7 +124,7 @@ def service_benchmark_ceiling(path: Path) -> dict[str, Any] | None:
         return None
 
 
-def run_phase(server: loadgen.LocalServer, name: str, cfg: loadgen.Config) -> dict[str, Any]:
+def run_phase(server: ServerProcess, name: str, cfg: loadgen.Config) -> dict[str, Any]:
     print(f"== {name}: {cfg.tables} tables, {cfg.mode}, "
           f"{'closed loop' if not cfg.rate else f'{cfg.rate:g} calls/s offered'}, {cfg.duration:g} s", file=sys.stderr)
     hits0, misses0 = _cache_counts(server)
@@ -247,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     base = dict(tables=args.tables, connections=args.connections, mode=args.mode, progress=True, settle=1.0)
     phases: list[tuple[str, dict[str, Any]]] = []
-    with loadgen.local_server(workers=workers) as server:
+    with local_server(workers=workers) as server:
         print(f"server log: {server.log_path}", file=sys.stderr)
         if args.warmup_seconds > 0:
             loadgen.run_config(loadgen.Config(target=server.target, duration=args.warmup_seconds, rate=500.0,

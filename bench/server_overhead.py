@@ -1,11 +1,12 @@
 """`python -m bench.server_overhead`: how much of the bare-gRPC throughput the engine keeps.
 
-The same `mjsvc serve` (same workers, metrics, limits) is started with no-op handlers (`--noop`: every
-call answered with an empty message at once) and with the real engine, and driven with the same
-seeded mix of requests (Evaluate on winning hands, Analyze on random 13-tile hands) in three shapes:
-unary calls, EvaluateBatch calls of 32 hands, and Play streams. The real engine runs behind its LRU
-cache as in production (the mix repeats, as tables do); `--cold` adds a run with the cache off.
-Reported: throughput of each and the ratio real / no-op (aim: >= 0.8 for streams and batches).
+The same `mjsvc serve` (same workers, metrics, limits) is started with no-op handlers
+(`--service-class bench.doubles:NoopService`: every call answered with an empty message at once) and with
+the real engine, and driven with the same seeded mix of requests (Evaluate on winning hands, Analyze on
+random 13-tile hands) in three shapes: unary calls, EvaluateBatch calls of 32 hands, and Play streams. The
+real engine runs behind its response cache as in production (the mix repeats, as tables do); `--cold`
+adds a run with the cache off. Reported: throughput of each and the ratio real / no-op (aim: >= 0.8 for
+streams and batches).
 
 Client and server share this machine's cores, so absolute numbers understate a server alone; the
 ratio compares like with like. Writes JSON to bench/results/server_overhead.json (see --out).
@@ -18,14 +19,9 @@ import asyncio
 import json
 import os
 import random
-import signal
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +29,7 @@ import grpc
 
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
+from mjsvc.launcher import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 BATCH = 32
@@ -85,46 +82,15 @@ def request_mix(n: int, seed: int) -> list[pb.EvaluateRequest | pb.AnalyzeReques
 # A server under test
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+class Server(ServerProcess):
+    """The server under test, started by the project's launcher with the benchmark's settings."""
 
-
-class Server:
     def __init__(self, *args: str, workers: int) -> None:
-        self.port, self.metrics_port = _free_port(), _free_port()
-        env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
-        self.proc = subprocess.Popen(
-            [str(Path(sys.executable).parent / "mjsvc"), "serve", "--port", str(self.port), "--metrics-port",
-             str(self.metrics_port),
-             "--workers", str(workers), "--stream-rate", "0", "--max-batch", "10000", "--log-level", "WARNING", *args],
-            cwd=tempfile.gettempdir(), env=env)  # the installed console script, as an operator starts it
-        self.workers = workers
-        self.address = f"127.0.0.1:{self.port}"
-
-    def wait_ready(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("server exited")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=2) as r:
-                    text = r.read().decode()
-                if f"mjsvc_workers_ready {float(self.workers)}" in text:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.1)
-        raise TimeoutError("server not ready")
+        super().__init__("--stream-rate", "0", "--max-batch", "10000", "--log-level", "WARNING", *args,
+                         workers=workers)
 
     def stop(self) -> None:
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        self.close()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -215,7 +181,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     """All servers up at once, measured in interleaved rounds (noop, engine, ... per shape), so that other
     load on the machine hits each alike; the median round counts."""
     reqs = request_mix(args.requests, args.seed)
-    configs = [("noop", ["--noop"]), ("engine", [])]
+    configs = [("noop", ["--service-class", "bench.doubles:NoopService"]), ("engine", [])]
     if args.cold:
         configs.append(("engine_cold", ["--cache-size", "0"]))
     servers = {name: Server(*flags, workers=args.workers) for name, flags in configs}

@@ -5,6 +5,11 @@
     python -m engine score "123m456p789s11sEE" --win E --self-drawn --seat E --prevalent S --flowers 2
     python -m engine score "234m567p55s11z" --meld chow:678s --win 1z --discarded-by across --seat S \
         --red 5p --dora 4p --rule-set riichi --option open_tanyao=false
+    python -m engine score "11m22m" --win 1m --meld pung:555m --meld pung:777p --meld pung:999p \
+        --rule-set sichuan --seat S --discarded-by left --void-suit s --option fan_cap=3
+    python -m engine analyze "1122334455667m" --rule-set sichuan
+    python -m engine score "123m456m11mSSSCC" --win C --rule-set hk --seat W --discarded-by across \
+        --flower-tiles summer --option limit=10 --option points_table=doubling
     python -m engine score "13m46p789s999sEEP" --win P --self-drawn --rule-set guangdong --option ghosts=P \
         --horses 1m5pS
     python -m engine analyze "13m46p789s999sEEP" --rule-set guangdong --option ghosts=P
@@ -20,9 +25,13 @@ Melds (`--meld`, repeatable): KIND:TILES[:FLAG,FLAG...]
            claimed=N (which of the tiles, 0-based, was claimed)
     e.g. --meld chow:123m --meld kong:5555p:concealed --meld pung:CCC:from=across
 
-Rule options (`--option NAME=VALUE`, repeatable): the rule set's options by name; VALUE is true/false, a
-number, or tiles for a list of tiles (guangdong: ghosts=P, ghosts=5m6m; see
-engine/rules/guangdong/options.py for the rest: seven_pairs, self_draw_only, players, horse_start=1|2 ...).
+Rule options (`--option NAME=VALUE`, repeatable): the rule set's options by name, e.g. for sichuan
+variant=1|2 (MIL, Chengdu), fan_cap=3|4, heavenly_earthly=true|false, self_draw=1|2|3 (add base,
+add fan, no bonus), concealed_simples=true|false, call_transfer=true|false, void_suit=m|p|s.
+For hk: min_faan, limit, points_table, payment, self_draw_double, flowers; an enum option also takes its
+value's name (points_table=doubling, payment=discarder_pays_all).
+For guangdong: a list of tiles for ghosts (ghosts=P, ghosts=5m6m); see engine/rules/guangdong/options.py
+for the rest (seven_pairs, self_draw_only, players, horse_start=1|2 ...).
 
 Bad input prints the error code and message on stderr and exits with status 2.
 """
@@ -33,9 +42,22 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from engine import api
+from engine import api, rules
 from engine.errors import BadContextError, BadMeldError, BadOptionError, EngineError
-from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, WinContext, Wind, make_hand, make_meld, winning_hand
+from engine.hand import (
+    ClaimedFrom,
+    Flower,
+    Hand,
+    Meld,
+    MeldKind,
+    PriorKong,
+    Suit,
+    WinContext,
+    Wind,
+    make_hand,
+    make_meld,
+    winning_hand,
+)
 from engine.results import Analysis, Evaluation, Scoring, TileCount
 from engine.shapes import ShapeKind
 from engine.tiles import format_tile, format_tiles, parse_tile, parse_tiles
@@ -83,6 +105,20 @@ def parse_meld(text: str, index: int) -> Meld:
                      claimed_index=claimed_index, field=field)
 
 
+_SUITS = {"m": Suit.CHARACTERS, "p": Suit.DOTS, "s": Suit.BAMBOO}
+_PRIOR_KONGS = {"concealed": PriorKong.CONCEALED, "exposed": PriorKong.EXPOSED, "added": PriorKong.ADDED,
+                "added-later": PriorKong.ADDED_LATER}
+
+
+def parse_suit(text: str, field: str) -> Suit | None:
+    if not text:
+        return None
+    suit = _SUITS.get(text.strip().lower())
+    if suit is None:
+        raise BadContextError(f"{field}: {text!r} is not a suit (m, p or s)", field)
+    return suit
+
+
 def parse_seat(text: str, field: str) -> ClaimedFrom:
     if not text:
         return ClaimedFrom.NONE
@@ -127,6 +163,8 @@ def format_analysis(hand: Hand, result: Analysis) -> str:
         if result.shanten == 0:
             lines.append(f"Waits: {_tile_list(result.waits)}")
         lines.append(f"Useful tiles ({result.useful_count} left): {_tile_list(result.useful_tiles)}")
+        if result.max_value:
+            lines.append(f"Most a wait would score (wall's end): {result.max_value}")
         return "\n".join(lines)
     lines.append("Discards, best first:")
     for d in result.discards:
@@ -138,20 +176,16 @@ def format_analysis(hand: Hand, result: Analysis) -> str:
 
 def _scoring_lines(s: Scoring) -> list[str]:
     lines = [f"  as {s.decomposition}"]
-    if not _han_fu(s):  # rule sets pricing a hand otherwise (guangdong): its value and payments here
-        if s.points:
-            lines.append(f"  value {s.points}")
-        if s.payments:
-            lines.append("  payments: " + ", ".join(f"{Wind(seat).name.title()} {amount:+d}"
-                                                    for seat, amount in s.payments))
+    riichi = bool(s.han or s.yakuman)  # _han_fu_lines says value and payments for han-and-fu rule sets
+    if s.points and not riichi:
+        lines.append(f"  value {s.points}")
+    if s.payments and not riichi:
+        paid = [f"{Wind(seat).name.title()} {amount:+d}" for seat, amount in s.payments]
+        lines.append("  payments: " + ", ".join(paid))
     for hit in s.fans:
         times = f" x{hit.count}" if hit.count != 1 else ""
         lines.append(f"  {hit.fan.id:>3}  {hit.fan.name} ({hit.fan.name_zh}){times}  {hit.points}")
     return lines
-
-
-def _han_fu(s: Scoring) -> bool:
-    return bool(s.han or s.yakuman or s.fu)
 
 
 def _han_fu_lines(s: Scoring) -> list[str]:
@@ -163,27 +197,29 @@ def _han_fu_lines(s: Scoring) -> list[str]:
     return lines
 
 
-def format_evaluation(hand: Hand, ctx: WinContext, result: Evaluation, show_all: bool) -> str:
+def format_evaluation(hand: Hand, ctx: WinContext, result: Evaluation, show_all: bool, unit: str = "points") -> str:
     flags = [name for name in ("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
                                "heavenly", "earthly", "ready_declared", "heavenly_ready", "riichi", "double_riichi",
                                "ippatsu") if getattr(ctx, name)]
     lines = [f"Hand: {hand}" + (f" (red {format_tiles(hand.red_fives)})" if hand.red_fives else ""),
              f"Seat {Wind(ctx.seat_wind).name.title()}, prevalent {Wind(ctx.prevalent_wind).name.title()}, "
-             f"{ctx.flowers} flower(s)" + (f"; {', '.join(flags)}" if flags else "")]
+             f"{ctx.flowers or len(ctx.flower_tiles)} flower(s)" + (f"; {', '.join(flags)}" if flags else "")]
+    if ctx.flower_tiles:
+        lines[-1] += " (" + ", ".join(f.name.lower() for f in ctx.flower_tiles) + ")"
     if not result.is_win or result.best is None:
         why = f": {result.best.reason}" if result.best is not None and result.best.reason else "."
         lines.append(f"Not a winning hand{why}")
         return "\n".join(lines)
     best = result.best
     below = "" if best.meets_minimum else " (below the minimum: not a legal win)"
-    if _han_fu(best):
+    if best.han or best.yakuman:
         lines += _han_fu_lines(best)
     else:
-        lines.append(f"Total: {best.total} points{below}")
+        lines.append(f"Total: {best.total} {unit}{below}")
     lines += _scoring_lines(best)
     if show_all:
         for alt in result.alternatives:
-            lines.append(f"Alternative: {alt.total} points")
+            lines.append(f"Alternative: {alt.total} {unit}")
             lines += _scoring_lines(alt)
     elif result.alternatives:
         lines.append(f"({len(result.alternatives)} other decomposition(s) score no more; --all shows them)")
@@ -221,10 +257,29 @@ def cmd_score(args: argparse.Namespace) -> str:
         ippatsu=args.ippatsu, dora_indicators=tuple(parse_tiles(args.dora, "dora_indicators")) if args.dora else (),
         ura_dora_indicators=tuple(parse_tiles(args.ura, "ura_dora_indicators")) if args.ura else (),
         honba=args.honba, riichi_sticks=args.sticks, discarded_by=discarded_by,
+        void_suit=parse_suit(args.void_suit, "void_suit"),
+        after_kong_discard=args.after_kong_discard,
+        seats_out=tuple(parse_wind(w, "seats_out") for w in args.seats_out.split(",") if w.strip()),
+        prior_kong=_prior_kong(args.prior_kong),
+        prior_kong_claimed_from=parse_seat(args.prior_kong_from, "prior_kong_claimed_from"),
+        flower_tiles=parse_flowers(args.flower_tiles),
         follow_dealer=args.follow_dealer,
         horse_tiles=tuple(parse_tiles(args.horses, "horse_tiles")) if args.horses else (),
         kong_fed_by=parse_seat(args.kong_fed_by, "kong_fed_by"))
-    return format_evaluation(hand, ctx, api.evaluate(hand, ctx, args.rule_set, parse_options(args.option)), args.all)
+    result = api.evaluate(hand, ctx, args.rule_set, parse_options(args.option))
+    return format_evaluation(hand, ctx, result, args.all, rules.get(args.rule_set).table.unit)
+
+
+def parse_flowers(text: str) -> tuple[Flower, ...]:
+    """Comma-separated flower names (plum, orchid, chrysanthemum, bamboo, spring, summer, autumn, winter)."""
+    out = []
+    for name in (n.strip() for n in text.split(",") if n.strip()):
+        try:
+            out.append(Flower[name.upper()])
+        except KeyError:
+            names = ", ".join(f.name.lower() for f in Flower)
+            raise BadContextError(f"flower_tiles: {name!r} is not a flower ({names})", "flower_tiles") from None
+    return tuple(out)
 
 
 def parse_options(texts: Sequence[str]) -> dict[str, object] | None:
@@ -248,6 +303,15 @@ def parse_options(texts: Sequence[str]) -> dict[str, object] | None:
     return out or None
 
 
+def _prior_kong(text: str) -> PriorKong:
+    if not text:
+        return PriorKong.NONE
+    kind = _PRIOR_KONGS.get(text.strip().lower())
+    if kind is None:
+        raise BadContextError(f"prior_kong: {text!r} is not one of {', '.join(_PRIOR_KONGS)}", "prior_kong")
+    return kind
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -256,9 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:FLAGS]",
                        help="a declared meld, e.g. chow:123m, pung:EEE:from=across, kong:5555p:concealed")
-        p.add_argument("--rule-set", default="mcr", help="rule set: mcr (default), mcr2p, riichi, guangdong")
+        p.add_argument("--rule-set", default="mcr", help="rule set: mcr (default), mcr2p, riichi, sichuan, hk, guangdong")
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                       help="a rule option, e.g. open_tanyao=false (riichi), ghosts=P (guangdong)")
+                       help="a rule option, e.g. open_tanyao=false (riichi), fan_cap=3 (sichuan), ghosts=P (guangdong)")
 
     a = sub.add_parser("analyze", help="shanten, waits and useful tiles (13 tiles) or discard advice (14 tiles)",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -275,6 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seat", default="E", help="seat wind E S W N (default E)")
     s.add_argument("--prevalent", default="E", help="prevalent wind E S W N (default E)")
     s.add_argument("--flowers", type=int, default=0, help="flower tiles 0-8")
+    s.add_argument("--flower-tiles", default="", metavar="NAMES",
+                   help="which flowers, e.g. plum,summer (hk: the seat's own and complete groups score)")
     s.add_argument("--last-of-kind", action="store_true", help="the last copy of the winning tile")
     s.add_argument("--replacement", action="store_true", help="won on the replacement tile after a kong")
     s.add_argument("--robbing", action="store_true", help="won by robbing a kong")
@@ -292,6 +358,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--honba", type=int, default=0, help="honba counters (riichi)")
     s.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (riichi)")
     s.add_argument("--discarded-by", default="", help="who discarded the winning tile: left, across, right (riichi)")
+    s.add_argument("--void-suit", default="", help="sichuan: the void suit, m, p or s")
+    s.add_argument("--seats-out", default="", help="sichuan: seats that have already won, e.g. W,N")
+    s.add_argument("--after-kong-discard", action="store_true", help="sichuan: 杠上炮")
+    s.add_argument("--prior-kong", default="", help="sichuan: the kong whose money moves: " + ", ".join(_PRIOR_KONGS))
+    s.add_argument("--prior-kong-from", default="", help="sichuan: an exposed prior kong's fourth tile came "
+                   "from (left, across, right of its declarer)")
     s.add_argument("--follow-dealer", action="store_true", help="guangdong: 跟庄, all followed the dealer's "
                    "first discard")
     s.add_argument("--horses", default="", help="guangdong: the horse tiles drawn (买马), e.g. 1m5pS")

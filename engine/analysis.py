@@ -17,6 +17,11 @@ from per-suit summaries kept in the same memo entry. All memos fill on first use
 the only mutable state, and a value is fully built before it is published, so readers on
 other threads see either nothing or the final value.
 
+Every per-part value above is read from the tables mapped by `engine.tables` (computed by this
+module's own search, `*_dfs`, at build time, for every key a hand can hold); the search and its memos
+only answer keys outside the tables (a fifth copy) or a process running without the file. The memo
+of part/rest combinations for useful tiles (`_UMASK`) stays per process, bounded (`_UMASK_LIMIT`).
+
 Waits are checked against `engine.shapes` (the complete-suit table and its DFS for a fifth
 copy), not derived from shanten; the tests cross-check the two.
 """
@@ -30,7 +35,9 @@ from itertools import permutations
 from engine.errors import TileCountError
 from engine.hand import Hand
 from engine.results import Analysis, DiscardOption, TileCount
-from engine.shapes import COMPLETE_SUITS, ShapeKind, is_complete_counts, suit_splits
+from engine.shapes import COMPLETE_SUITS, ShapeKind, _suit_splits_dfs, is_complete_counts
+from engine.tables import TABLES
+from engine.tables.loader import SuitTable
 from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, to_counts
 
 Key = tuple[int, ...]  # nine counts for a suit, seven for the honours
@@ -53,10 +60,11 @@ _INFO_SHARED: dict[tuple[int, ...], tuple[int, ...]] = {}
 _PLUS: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
 _PLUS_IDS: dict[tuple[tuple[int, tuple[int, ...]], ...], int] = {}
 _UMASK: dict[int, int] = {}  # (plus id, other class, melds, target) -> useful ranks of the part, as bits
+_UMASK_LIMIT = 1 << 16  # entries; the memo is emptied when it reaches this (~6 MB at most)
+_FALLBACK_PLUS_IDS = 1 << 32  # plus ids of keys outside the tables start here (the tables' ids are smaller)
 _PAIR_MASKS: dict[Key, tuple[int, int]] = {}  # key -> ranks held an odd number of times / once, as bits
 # The tiles of each 9-bit mask of part j (j = 3: the honours), ascending.
 _CHUNKS = tuple(tuple(tuple(9 * j + r for r in range(9) if m >> r & 1) for m in range(512)) for j in range(4))
-_KS_REST: dict[tuple[Key, int], tuple[Key, int]] = {}
 _COMPLETIONS: dict[Key, tuple[int | None, tuple[int, ...], tuple[int, ...]]] = {}
 
 _PERMS = tuple(permutations(range(3)))  # residue class given to each suit in a knitted pattern
@@ -90,11 +98,27 @@ def _minus(key: Key, ranks: tuple[int, ...]) -> Key:
     return tuple(out)
 
 
-def _vector(key: Key) -> tuple[int, ...]:
-    return _VECS[_part_cid(key)]
-
-
 def _part_cid(key: Key) -> int:
+    """Class id of a part's vector (from the tables; by search for a key outside them)."""
+    table = _table(key)
+    if table is not None:
+        cid = table.class_id(key)
+        if cid >= 0:
+            return cid
+    return _part_cid_dfs(key)
+
+
+def _table(key: Key) -> SuitTable | None:
+    if TABLES is None:
+        return None
+    return TABLES.suits if len(key) == 9 else TABLES.honors
+
+
+def _vector_dfs(key: Key) -> tuple[int, ...]:
+    return _VECS[_part_cid_dfs(key)]
+
+
+def _part_cid_dfs(key: Key) -> int:
     """Class id of a part's vector: best group values by the number of groups counted and whether
     the part gives the pair.
 
@@ -112,7 +136,7 @@ def _part_cid(key: Key) -> int:
     else:
         suited = len(key) == 9
         n = key[i]
-        rest = _vector(_minus(key, (i,)))  # the lowest tile left alone
+        rest = _vector_dfs(_minus(key, (i,)))  # the lowest tile left alone
         best = list(rest)
         groups: list[tuple[int, tuple[int, ...]]] = []
         if n >= 3:
@@ -127,14 +151,14 @@ def _part_cid(key: Key) -> int:
             if i <= 6 and key[i + 2]:
                 groups.append((1, (i, i + 2)))
         for value, ranks in groups:
-            sub = _vector(_minus(key, ranks))
+            sub = _vector_dfs(_minus(key, ranks))
             for k in range(1, 5):
                 if sub[k - 1] + value > best[k]:
                     best[k] = sub[k - 1] + value
                 if sub[4 + k] + value > best[5 + k]:
                     best[5 + k] = sub[4 + k] + value
         if n >= 2:  # the pair, outside the four groups
-            sub = _vector(_minus(key, (i, i)))
+            sub = _vector_dfs(_minus(key, (i, i)))
             for k in range(5):
                 if sub[k] + 1 > best[5 + k]:
                     best[5 + k] = sub[k] + 1
@@ -161,11 +185,40 @@ def _c(a: int, b: int) -> int:
     return y if y is not None else _comb_fill(a, b)
 
 
+def _preload(vectors: list[tuple[int, ...]], combine: bytes) -> None:
+    """Class ids numbered as the tables file numbers them, and the combination of every two (the
+    file's vectors are closed under combination), so no class is interned under load."""
+    for vec in vectors:
+        if _intern(vec) != len(_VECS) - 1:
+            raise RuntimeError("the tables file repeats a group vector")
+    n = len(vectors)
+    for a in range(n):
+        for b in range(n):
+            _COMB[a * _S + b] = combine[a * n + b]
+
+
+if TABLES is not None:
+    _preload(TABLES.vectors, TABLES.combine)
+
+
 def _info(key: Key) -> tuple[int, ...]:
+    """A part's summary: (class id, pairs counting a four as two, pairs, orphan kinds, orphan pair,
+    knitted ranks present per residue 0/1/2, class ids of the rest per residue)."""
+    table = _table(key)
+    if table is not None:
+        found = table.part_summary(key)
+        if found is not None:
+            return found
     info = _INFO.get(key)
     if info is not None:
         return info
-    cid = _part_cid(key)
+    info = _info_dfs(key)
+    _INFO[key] = info
+    return info
+
+
+def _info_dfs(key: Key) -> tuple[int, ...]:
+    cid = _part_cid_dfs(key)
     pairs_q = sum(n // 2 for n in key)
     pairs = sum(1 for n in key if n >= 2)
     ends: tuple[int, ...]
@@ -176,28 +229,21 @@ def _info(key: Key) -> tuple[int, ...]:
         ends = key
         res = (0, 0, 0)
     # class ids of the key less one copy of each present rank of residue class 0/1/2 (knitted straight)
-    ks = tuple(_part_cid(_minus(key, tuple(r for r in (j, j + 3, j + 6) if key[r]))) if len(key) == 9
+    ks = tuple(_part_cid_dfs(_minus(key, tuple(r for r in (j, j + 3, j + 6) if key[r]))) if len(key) == 9
                else cid for j in range(3))
     info = (cid, pairs_q, pairs, sum(1 for n in ends if n), int(any(n >= 2 for n in ends))) + res + ks
-    info = _INFO_SHARED.setdefault(info, info)  # few distinct summaries: share them across keys
-    _INFO[key] = info
-    return info
+    return _INFO_SHARED.setdefault(info, info)  # few distinct summaries: share them across keys
 
 
 def _parts(c: Sequence[int]) -> tuple[tuple[Key, ...], tuple[tuple[int, ...], ...]]:
     keys = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34]))
-    get = _INFO.get
-    return keys, tuple(get(k) or _info(k) for k in keys)
+    return keys, (_info(keys[0]), _info(keys[1]), _info(keys[2]), _info(keys[3]))
 
 
 def _ks_rest(key: Key, residue: int) -> tuple[Key, int]:
     """A suit key without one copy of each present rank of a residue class, and its class id."""
-    found = _KS_REST.get((key, residue))
-    if found is None:
-        rest = _minus(key, tuple(r for r in (residue, residue + 3, residue + 6) if key[r]))
-        found = (rest, _info(rest)[0])
-        _KS_REST[(key, residue)] = found
-    return found
+    rest = _minus(key, tuple(r for r in (residue, residue + 3, residue + 6) if key[r]))
+    return rest, _part_cid(rest)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,15 +256,10 @@ def shanten(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = Tr
     Special shapes only without melds, the knitted straight also with one meld (as pymahjonggb).
     """
     c = tuple(counts)
-    get = _INFO.get
-    k0 = c[0:9]
-    a = get(k0) or _info(k0)
-    k1 = c[9:18]
-    b = get(k1) or _info(k1)
-    k2 = c[18:27]
-    d = get(k2) or _info(k2)
-    kh = c[27:34]
-    h = get(kh) or _info(kh)
+    a = _info(c[0:9])
+    b = _info(c[9:18])
+    d = _info(c[18:27])
+    h = _info(c[27:34])
     cg = _COMB.get
     x = cg(a[0] * _S + b[0])
     if x is None:
@@ -375,23 +416,33 @@ def shanten_by_shape(counts: Sequence[int], n_melds: int = 0,
 def _plus(key: Key) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
     """Ranks whose addition changes the part's class, grouped by the class they lead to, with
     an id shared by every key with the same groups (the key of the `_UMASK` memo)."""
+    table = _table(key)
+    if table is not None:
+        tabled = table.additions_of(key)
+        if tabled is not None:
+            return tabled
     found = _PLUS.get(key)
     if found is None:
-        own = _info(key)[0]
-        groups: dict[int, list[int]] = {}
-        for r, n in enumerate(key):
-            if n < 4:
-                cid = _info(key[:r] + (n + 1,) + key[r + 1:])[0]
-                if cid != own:
-                    groups.setdefault(cid, []).append(r)
-        plus = tuple((cid, tuple(rs)) for cid, rs in groups.items())
+        plus = _plus_dfs(key)
         pid = _PLUS_IDS.get(plus)
         if pid is None:
             with _lock:
-                pid = _PLUS_IDS.setdefault(plus, len(_PLUS_IDS))
+                pid = _PLUS_IDS.setdefault(plus, _FALLBACK_PLUS_IDS + len(_PLUS_IDS))
         found = (pid, plus)
         _PLUS[key] = found
     return found
+
+
+def _plus_dfs(key: Key) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """`_plus` groups by search, in the order of their lowest rank."""
+    own = _part_cid_dfs(key)
+    groups: dict[int, list[int]] = {}
+    for r, n in enumerate(key):
+        if n < 4:
+            cid = _part_cid_dfs(key[:r] + (n + 1,) + key[r + 1:])
+            if cid != own:
+                groups.setdefault(cid, []).append(r)
+    return tuple((cid, tuple(rs)) for cid, rs in groups.items())
 
 
 def _umask_fill(k: int, plus: tuple[tuple[int, tuple[int, ...]], ...], o: int, n_melds: int, target: int) -> int:
@@ -400,6 +451,8 @@ def _umask_fill(k: int, plus: tuple[tuple[int, tuple[int, ...]], ...], o: int, n
         if _REG[_c(o, cid)][n_melds] < target:
             for r in ranks:
                 mask |= 1 << r
+    if len(_UMASK) >= _UMASK_LIMIT:
+        _UMASK.clear()  # bounded: hands never seen do not grow it without end
     _UMASK[k] = mask
     return mask
 
@@ -420,7 +473,7 @@ def _regular_useful(keys: Sequence[Key], cids: Sequence[int], n_melds: int, targ
     mask = 0
     for j in range(4):
         o = others[j]
-        pid, plus = _PLUS.get(keys[j]) or _plus(keys[j])
+        pid, plus = _plus(keys[j])
         k = ((pid * _S + o) << 7) + tail
         m = get(k)
         if m is None:
@@ -431,6 +484,11 @@ def _regular_useful(keys: Sequence[Key], cids: Sequence[int], n_melds: int, targ
 
 def _pair_masks(key: Key) -> tuple[int, int]:
     """Bits of the ranks held an odd number of times, and of those held once (seven-pairs draws)."""
+    table = _table(key)
+    if table is not None:
+        tabled = table.pair_masks(key)
+        if tabled is not None:
+            return tabled
     found = _PAIR_MASKS.get(key)
     if found is None:
         found = (sum(1 << r for r, n in enumerate(key) if n % 2 == 1), sum(1 << r for r, n in enumerate(key) if n == 1))
@@ -457,9 +515,8 @@ def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
             out |= _regular_useful(keys, [i[0] for i in infos], n_melds, target)
         elif shape == ShapeKind.SEVEN_PAIRS:
             sel = 0 if allow_quad_pairs else 1
-            get = _PAIR_MASKS.get
             for j in range(4):
-                out |= (get(keys[j]) or _pair_masks(keys[j]))[sel] << (9 * j)
+                out |= _pair_masks(keys[j])[sel] << (9 * j)
             if not allow_quad_pairs and len(c) - list(c).count(0) < 7:  # a new kind helps too
                 for t in range(NUM_KINDS):
                     if not c[t]:
@@ -514,7 +571,7 @@ def _part_status(key: Key) -> int | None:
     if len(key) == 9:
         if max(key) <= 4:
             return COMPLETE_SUITS.get(key)  # type: ignore[arg-type]
-        return (2 if sum(key) % 3 == 2 else 0) if suit_splits(key) else None
+        return (2 if sum(key) % 3 == 2 else 0) if _suit_splits_dfs(key) else None  # type: ignore[arg-type]
     pairs = 0
     for n in key:
         if n % 3 == 1:
@@ -526,22 +583,31 @@ def _part_status(key: Key) -> int | None:
 
 def _completions(key: Key) -> tuple[int | None, tuple[int, ...], tuple[int, ...]]:
     """The key's status, and the ranks whose addition makes it complete without / with a pair."""
+    table = _table(key)
+    if table is not None:
+        tabled = table.completions(key)
+        if tabled is not None:
+            return tabled
     found = _COMPLETIONS.get(key)
     if found is None:
-        to0, to2 = [], []
-        for r, n in enumerate(key):
-            st = _part_status(key[:r] + (n + 1,) + key[r + 1:])
-            if st == 0:
-                to0.append(r)
-            elif st == 2:
-                to2.append(r)
-        found = (_part_status(key), tuple(to0), tuple(to2))
+        found = _completions_dfs(key)
         _COMPLETIONS[key] = found
     return found
 
 
+def _completions_dfs(key: Key) -> tuple[int | None, tuple[int, ...], tuple[int, ...]]:
+    to0, to2 = [], []
+    for r, n in enumerate(key):
+        st = _part_status(key[:r] + (n + 1,) + key[r + 1:])
+        if st == 0:
+            to0.append(r)
+        elif st == 2:
+            to2.append(r)
+    return (_part_status(key), tuple(to0), tuple(to2))
+
+
 def _standard_waits(keys: Sequence[Key], out: set[int]) -> None:
-    comps = [_COMPLETIONS.get(k) or _completions(k) for k in keys]
+    comps = [_completions(k) for k in keys]
     statuses = [cp[0] for cp in comps]
     if statuses.count(None) > 1:
         return
@@ -645,7 +711,7 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         j = d // 9 if d < 27 else 3  # only the discarded tile's part changes
         key = tuple(c[9 * j:9 * j + 9])
         keys13 = keys[:j] + (key,) + keys[j + 1:]
-        infos13 = infos[:j] + (_INFO.get(key) or _info(key),) + infos[j + 1:]
+        infos13 = infos[:j] + (_info(key),) + infos[j + 1:]
         if shapes is None:
             s13, shape13, ks_perms = _attaining(infos13, m, allow_quad_pairs)
         else:

@@ -49,6 +49,7 @@ class Analysis(Value):
     useful_tiles: tuple[TileCount, ...] = ()
     useful_count: int = 0
     discards: tuple[DiscardOption, ...] = ()
+    max_value: int = 0  # Sichuan (查大叫): the most a ready 13-tile hand's waits would score (0: not ready)
 
     def __init__(
         self,
@@ -58,6 +59,7 @@ class Analysis(Value):
         useful_tiles: tuple[TileCount, ...] = (),
         useful_count: int = 0,
         discards: tuple[DiscardOption, ...] = (),
+        max_value: int = 0,
     ) -> None:
         object.__setattr__(self, "shanten", shanten)
         object.__setattr__(self, "shanten_by_shape", shanten_by_shape)
@@ -65,6 +67,7 @@ class Analysis(Value):
         object.__setattr__(self, "useful_tiles", useful_tiles)
         object.__setattr__(self, "useful_count", useful_count)
         object.__setattr__(self, "discards", discards)
+        object.__setattr__(self, "max_value", max_value)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -129,6 +132,8 @@ class Scoring(Value):
     part of the hand added, before rounding: (reason, fu)), `yakuman` (the multiple, 0 if none), `points`
     (what the hand is worth to the winner before honba and sticks), `payments` (each seat's signed change,
     as (seat wind, amount), honba and sticks included) and `reason` (why a complete hand is not a win).
+    Sichuan fills `points` (the hand's value, 2 ^ capped fan; `total` is the capped fan) and `payments`
+    (every seat's change for the win, kong money it refunds or moves included).
     """
 
     fans: tuple[FanHit, ...]

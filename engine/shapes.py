@@ -1,9 +1,10 @@
 """Winning shapes: is a hand complete, and every distinct way it can be split.
 
 Standard hands are split suit by suit: a suit's part of the hand depends only on its nine
-counts, so its splits are memoized on that key (`suit_splits`) and a whole hand costs a few
-dictionary look-ups. The memo is filled by a depth-first search pruned as in the seeds: a
-suit whose count is 3N+1 has no split, 3N has no pair, 3N+2 has exactly one. The yes/no
+counts, so its splits are read from the per-suit tables mapped by `engine.tables` (`suit_splits`),
+and a whole hand costs a few look-ups. The tables are filled at build time by a depth-first search
+pruned as in the seeds (`_suit_splits_dfs`: a suit whose count is 3N+1 has no split, 3N has no pair,
+3N+2 has exactly one), which also answers any key outside them (a fifth copy). The yes/no
 question (`is_complete`) uses a table of every complete suit key, built once at import by
 combining sets, which also cross-checks the search in the tests.
 
@@ -22,6 +23,7 @@ from itertools import combinations_with_replacement, permutations
 from typing import NamedTuple
 
 from engine.hand import Hand, MeldKind
+from engine.tables import TABLES
 from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tiles, to_counts
 
 SuitKey = tuple[int, int, int, int, int, int, int, int, int]
@@ -202,9 +204,25 @@ def _dfs_splits(counts: tuple[int, ...], want_pair: bool) -> frozenset[SuitSplit
     return frozenset(out)
 
 
-@cache
+# A tabled set code (kind * 9 + rank offset, see engine.tables.format) -> the set.
+_SPLIT_SETS: tuple[tuple[SetKind, int] | None, ...] = tuple(
+    (SetKind(code // 9), code % 9) if code // 9 in SetKind._value2member_map_ else None for code in range(45))
+
+
+@lru_cache(maxsize=1 << 12)
 def suit_splits(key: SuitKey, honors: bool = False) -> tuple[SuitSplit, ...]:
-    """All splits of a suit key (memoized). Honour keys allow no chows."""
+    """All splits of a suit key, sorted (from the tables; by search outside them). Honour keys allow
+    no chows."""
+    if not honors and TABLES is not None:
+        codes = TABLES.suits.split_codes(key)
+        if codes is not None:
+            sets = _SPLIT_SETS
+            return tuple([tuple([sets[c] for c in code]) for code in codes])  # type: ignore[misc]
+    return _suit_splits_dfs(key, honors)
+
+
+def _suit_splits_dfs(key: SuitKey, honors: bool = False) -> tuple[SuitSplit, ...]:
+    """All splits of a suit key, by search (memoized below). Honour keys allow no chows."""
     n = sum(key)
     if n % 3 == 1:
         return ()
@@ -393,9 +411,10 @@ class _SuitOption(NamedTuple):
     holders: tuple[Holders, ...]
 
 
-@cache
+@lru_cache(maxsize=1 << 14)
 def _suit_options(base: int, key: SuitKey, honors: bool) -> tuple[_SuitOption, ...]:
-    """`suit_splits` of one suit in joinable form (a read-only memo on the key, like `suit_splits`)."""
+    """`suit_splits` of one suit in joinable form (a bounded memo on the key: its TileSets are objects,
+    not table entries)."""
     out = []
     for split in suit_splits(key, honors):
         body: list[tuple[SetKind, int]] = sorted(((k, base + r) for k, r in split if k != SetKind.PAIR),

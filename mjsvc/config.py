@@ -27,6 +27,7 @@ class ServeConfig:
     metrics_port: int = 9464
     workers: int = 0  # 0: one per core
     cache_size: int = 65536
+    cache_bytes: int = 128 * 1024 * 1024
     max_message_bytes: int = 4 * 1024 * 1024
     max_concurrent_streams: int = 1000
     max_concurrent_rpcs: int = 0
@@ -40,8 +41,7 @@ class ServeConfig:
     max_connection_age_grace: float = 30.0
     metrics_dir: str = ""
     log_level: str = "INFO"
-    noop: bool = False
-    fault_rule_set: str = ""
+    service_class: str = ""
 
     @property
     def n_workers(self) -> int:
@@ -59,7 +59,10 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
     ("metrics_host", "MJSVC_METRICS_HOST", "address of the Prometheus /metrics endpoint"),
     ("metrics_port", "MJSVC_METRICS_PORT", "port of the Prometheus /metrics endpoint (0: no endpoint)"),
     ("workers", "MJSVC_WORKERS", "worker processes (0: one per core available)"),
-    ("cache_size", "MJSVC_CACHE_SIZE", "LRU cache entries per worker (0 disables the cache)"),
+    ("cache_size", "MJSVC_CACHE_SIZE", "response cache entries per worker (0 disables the cache)"),
+    ("cache_bytes", "MJSVC_CACHE_BYTES",
+     "bytes of keys and answers the response cache of a worker may hold (0 disables the cache); the "
+     "default keeps a worker well under 512 MB"),
     ("max_message_bytes", "MJSVC_MAX_MESSAGE_BYTES", "largest request or response message, in bytes"),
     ("max_concurrent_streams", "MJSVC_MAX_CONCURRENT_STREAMS",
      "HTTP/2 streams (calls) open at once per client connection"),
@@ -81,11 +84,10 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
     ("metrics_dir", "PROMETHEUS_MULTIPROC_DIR",
      "directory of the workers' metric files, wiped at start (default: a fresh temporary directory)"),
     ("log_level", "MJSVC_LOG_LEVEL", "DEBUG, INFO, WARNING or ERROR"),
-    ("noop", "MJSVC_NOOP", "answer every call with an empty response without the engine (overhead benchmark)"),
+    ("service_class", "MJSVC_SERVICE_CLASS",
+     "module:Class answering the calls instead of mjsvc.service:Service; for benchmarks and tests only "
+     "(bench.doubles:NoopService, bench.doubles:FaultyService)"),
 )
-# Not in the table: MJSVC_TEST_FAULT_RULE_SET=<name> makes requests naming that rule set raise an
-# unexpected exception, so tests can see the INTERNAL path. Never set it in production.
-FAULT_ENV = "MJSVC_TEST_FAULT_RULE_SET"
 
 _DEFAULTS = ServeConfig()
 _TYPES = {f.name: type(getattr(_DEFAULTS, f.name)) for f in fields(ServeConfig)}
@@ -118,9 +120,9 @@ def add_arguments(parser: argparse.ArgumentParser, environ: dict[str, str] | Non
 
 
 def from_args(args: argparse.Namespace, environ: dict[str, str] | None = None) -> ServeConfig:
-    env = os.environ if environ is None else environ
+    """The settings from parsed flags (`add_arguments` already read the environment, `environ`)."""
     values = {name: getattr(args, name) for name, _, _ in SETTINGS}
-    cfg = ServeConfig(**values, fault_rule_set=env.get(FAULT_ENV, ""))
+    cfg = ServeConfig(**values)
     check(cfg)
     return cfg
 
@@ -128,7 +130,7 @@ def from_args(args: argparse.Namespace, environ: dict[str, str] | None = None) -
 def check(cfg: ServeConfig) -> None:
     if bool(cfg.tls_cert) != bool(cfg.tls_key):
         raise SystemExit("TLS needs both --tls-cert and --tls-key")
-    for name in ("port", "metrics_port", "workers", "cache_size", "max_concurrent_rpcs", "max_batch"):
+    for name in ("port", "metrics_port", "workers", "cache_size", "cache_bytes", "max_concurrent_rpcs", "max_batch"):
         if getattr(cfg, name) < 0:
             raise SystemExit(f"--{name.replace('_', '-')} must be >= 0")
     if cfg.port == 0:

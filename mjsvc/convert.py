@@ -14,15 +14,30 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.errors import BadContextError, BadMeldError, BadOptionError, BadTileError, EngineError
-from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, Suit, WinContext, Wind, make_hand, make_meld, winning_hand
+from engine.hand import (
+    ClaimedFrom,
+    Flower,
+    Hand,
+    Meld,
+    MeldKind,
+    PriorKong,
+    Suit,
+    WinContext,
+    Wind,
+    make_hand,
+    make_meld,
+    winning_hand,
+)
 from engine.results import Analysis, DiscardOption, Evaluation, FanDef, FanHit, Scoring, TileCount
 from engine.shapes import Decomposition, ShapeKind, TileSet
-from engine.tiles import NUM_KINDS
+from engine.tiles import NUM_FLOWERS, NUM_KINDS
 from mjsvc.errors import qualify
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.wire import int_field, message_field
 
-_SHAPES_TO_PROTO: dict[ShapeKind, int] = {
+# Values given to proto enum fields are typed Any: they are ints at run time, and the generated stubs type
+# such fields as their enum class.
+_SHAPES_TO_PROTO: dict[ShapeKind, Any] = {
     ShapeKind.STANDARD: pb.SHAPE_KIND_STANDARD,
     ShapeKind.SEVEN_PAIRS: pb.SHAPE_KIND_SEVEN_PAIRS,
     ShapeKind.THIRTEEN_ORPHANS: pb.SHAPE_KIND_THIRTEEN_ORPHANS,
@@ -123,10 +138,33 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
         void_suit=_suit(msg.void_suit, f"{field}.void_suit"),
         after_kong_discard=msg.after_kong_discard,
         seats_out=tuple(_wind(w, f"{field}.seats_out") for w in msg.seats_out),
+        prior_kong=_prior_kong(msg.prior_kong, f"{field}.prior_kong"),
+        prior_kong_claimed_from=_claimed_from(msg.prior_kong_claimed_from, f"{field}.prior_kong_claimed_from"),
+        flower_tiles=_flowers(msg.flower_tiles, f"{field}.flower_tiles") if msg.flower_tiles else (),
         follow_dealer=msg.follow_dealer,
         horse_tiles=tuple(tiles_from_proto(msg.horse_tiles, f"{field}.horse_tiles")),
         kong_fed_by=_claimed_from(msg.kong_fed_by, f"{field}.kong_fed_by"),
     )
+
+
+def _prior_kong(value: int, field: str) -> PriorKong:
+    """SichuanKong and PriorKong share their numbers (0: none given)."""
+    if value not in (0, 1, 2, 3, 4):
+        raise BadContextError(f"{field}: {value} is not a SichuanKong value", field)
+    return PriorKong(value)
+
+
+def _flowers(values: Iterable[int], field: str) -> tuple[Flower, ...]:
+    """Proto Flower values (1-8) as engine Flowers (0-7); FLOWER_UNSPECIFIED and unknown values are BAD_CONTEXT.
+    Repeats are the engine's to report (validate_context)."""
+    out = []
+    for i, v in enumerate(values):
+        if not 1 <= v <= NUM_FLOWERS:
+            what = "FLOWER_UNSPECIFIED" if v == 0 else str(v)
+            raise BadContextError(f"{field}[{i}]: {what} is not a flower (FLOWER_PLUM ... FLOWER_WINTER)",
+                                  f"{field}[{i}]")
+        out.append(Flower(v - 1))
+    return tuple(out)
 
 
 def options_from_proto(rule_set: str, msg: pb.RuleOptions | None, field: str = "options") -> dict[str, Any] | None:
@@ -151,7 +189,11 @@ def options_from_proto(rule_set: str, msg: pb.RuleOptions | None, field: str = "
 
 def _option_value(rule_set: str, name: str, value: Any, field: str) -> Any:
     """An option's wire value in engine terms: enums that share the engine's numbers pass as they are;
-    the few that are offset (tiles) are converted here, the one place that knows the wire."""
+    the few that are offset (a Suit, tiles) are converted here, the one place that knows the wire."""
+    if (rule_set, name) == ("sichuan", "void_suit"):  # Suit: engine suit + 1
+        if value not in (1, 2, 3):
+            raise BadOptionError(f"{field}: {value} is not a Suit value", field)
+        return Suit(value - 1)
     if (rule_set, name) == ("guangdong", "ghosts"):  # Tile: engine index + 1
         return tuple(tiles_from_proto(value, field))
     return value
@@ -176,12 +218,16 @@ def _suit(value: int, field: str) -> Suit | None:
 # engine -> proto
 
 
+def _enum(value: int) -> Any:
+    return value
+
+
 def _tc(tc: TileCount) -> pb.TileCount:
-    return pb.TileCount(tile=tc.tile + 1, remaining=tc.remaining, all_copies_held=tc.all_copies_held)
+    return pb.TileCount(tile=_enum(tc.tile + 1), remaining=tc.remaining, all_copies_held=tc.all_copies_held)
 
 
 def _discard(d: DiscardOption) -> pb.DiscardOption:
-    return pb.DiscardOption(tile=d.tile + 1, shanten=d.shanten, useful_tiles=[_tc(t) for t in d.useful_tiles],
+    return pb.DiscardOption(tile=_enum(d.tile + 1), shanten=d.shanten, useful_tiles=[_tc(t) for t in d.useful_tiles],
                             useful_count=d.useful_count)
 
 
@@ -197,6 +243,8 @@ def analysis_to_wire(a: Analysis) -> bytes:
     for k, n in a.shanten_by_shape:
         parts.append(message_field(5, int_field(1, _SHAPES_TO_PROTO[k]) + int_field(2, n)))
     parts.append(int_field(6, a.useful_count))
+    if a.max_value:
+        parts.append(int_field(7, a.max_value))
     return b"".join(parts)
 
 
@@ -228,16 +276,17 @@ def analysis_to_proto(a: Analysis) -> pb.AnalyzeResponse:
         discards=[_discard(d) for d in a.discards],
         shanten_by_shape=[pb.ShapeShanten(shape=_SHAPES_TO_PROTO[k], shanten=s) for k, s in a.shanten_by_shape],
         useful_count=a.useful_count,
+        max_value=a.max_value,
     )
 
 
-def _tiles(tiles: Sequence[int]) -> list[int]:
+def _tiles(tiles: Sequence[int]) -> list[Any]:
     return [t + 1 for t in tiles]
 
 
 def _tile_set(s: TileSet) -> pb.TileSet:
     """`tiles` as held (a wildcard as the tile it is), `wild_as` the kind each wildcard stood for."""
-    out = pb.TileSet(kind=int(s.kind), tiles=_tiles(s.held), concealed=s.concealed, wild_as=_tiles(s.wild_as))
+    out = pb.TileSet(kind=_enum(s.kind), tiles=_tiles(s.held), concealed=s.concealed, wild_as=_tiles(s.wild_as))
     if s.meld_index is not None:
         out.meld_index = s.meld_index
     if s.win_offset is not None:
@@ -259,9 +308,9 @@ def _fan(h: FanHit) -> pb.Fan:
 def scoring_to_proto(s: Scoring) -> pb.Scoring:
     out = pb.Scoring(fans=[_fan(h) for h in s.fans], total=s.total, meets_minimum=s.meets_minimum,
                      decomposition=decomposition_to_proto(s.decomposition))
-    if s.han or s.fu or s.points or s.payments or s.reason:  # rule sets paying in han and fu (Riichi)
+    if s.han or s.fu or s.points or s.payments or s.reason:  # rule sets that price or settle a win (Riichi, Sichuan)
         out.han, out.fu, out.yakuman, out.points, out.reason = s.han, s.fu, s.yakuman, s.points, s.reason
-        out.payments.extend([pb.Payment(seat_wind=seat + 1, amount=amount) for seat, amount in s.payments])
+        out.payments.extend([pb.Payment(seat_wind=_enum(seat + 1), amount=amount) for seat, amount in s.payments])
         out.fu_parts.extend([pb.FuPart(reason=why, fu=fu) for why, fu in s.fu_parts])
     return out
 
@@ -280,3 +329,29 @@ def fan_def_to_proto(f: FanDef) -> pb.FanDefinition:
 
 def fans_to_proto(rule_set: str, fans: Sequence[FanDef], min_points: int) -> pb.ListFansResponse:
     return pb.ListFansResponse(rule_set=rule_set, fans=[fan_def_to_proto(f) for f in fans], min_points=min_points)
+
+
+# ---------------------------------------------------------------------------------------------
+# engine -> proto requests: what a client sends (the load generator, tests and benches share these)
+
+
+def tiles_to_proto(tiles: Iterable[int]) -> list[Any]:
+    """Engine tile indices as proto Tile values."""
+    return [t + 1 for t in tiles]
+
+
+def meld_to_proto(m: Meld) -> pb.Meld:
+    """An engine Meld as the request's Meld (MeldKind and ClaimedFrom share their numbers)."""
+    out = pb.Meld(kind=_enum(m.kind), tiles=tiles_to_proto(m.tiles), concealed=m.concealed, added=m.added,
+                  claimed_from=_enum(m.claimed_from))
+    if m.claimed_index is not None:
+        out.claimed_index = m.claimed_index
+    return out
+
+
+def hand_to_proto(concealed: Iterable[int], melds: Iterable[Meld] = (), winning_tile: int | None = None) -> pb.Hand:
+    """A request's Hand from engine tile indices and melds; the concealed tiles sorted."""
+    out = pb.Hand(concealed=tiles_to_proto(sorted(concealed)), melds=[meld_to_proto(m) for m in melds])
+    if winning_tile is not None:
+        out.winning_tile = _enum(winning_tile + 1)
+    return out

@@ -28,6 +28,18 @@ BATCH_TOO_LARGE = "BATCH_TOO_LARGE"
 RATE_LIMITED = "RATE_LIMITED"
 DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED"
 INTERNAL = "INTERNAL"
+RESPONSE_TOO_LARGE = "RESPONSE_TOO_LARGE"  # an answer (or batch item) that would exceed the message limit
+UNAVAILABLE = "SHUTTING_DOWN"  # a call that reached a worker after it began to drain: retry elsewhere
+
+# What a failure may echo: messages and fields are cut to these lengths wherever they are sent, so no
+# input can make an answer exceed the client's metadata limit.
+MAX_MESSAGE_CHARS = 300
+MAX_FIELD_CHARS = 120
+
+
+def truncate(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters, the cut marked."""
+    return text if len(text) <= limit else text[: limit - 14] + "...(truncated)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +50,12 @@ class Failure:
     reason: str
     message: str
     field: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MAX_MESSAGE_CHARS:
+            object.__setattr__(self, "message", truncate(self.message, MAX_MESSAGE_CHARS))
+        if len(self.field) > MAX_FIELD_CHARS:
+            object.__setattr__(self, "field", truncate(self.field, MAX_FIELD_CHARS))
 
     @classmethod
     def from_engine(cls, err: EngineError) -> Failure:

@@ -49,9 +49,15 @@ handling_seconds = Histogram("grpc_server_handling_seconds",
 engine_seconds = Histogram("mjsvc_engine_seconds",
                            "Engine time per call that missed the cache, by rule set and operation.",
                            ("rule_set", "operation"), buckets=LATENCY_BUCKETS)
-cache_hits = Counter("mjsvc_cache_hits_total", "LRU cache look-ups answered from the cache.", ("operation",))
-cache_misses = Counter("mjsvc_cache_misses_total", "LRU cache look-ups that went to the engine.", ("operation",))
-cache_entries = Gauge("mjsvc_cache_entries", "Entries in the workers' LRU caches.", multiprocess_mode="livesum")
+cache_hits = Counter("mjsvc_cache_hits_total", "Response cache look-ups answered from the cache, by method.",
+                     ("operation",))
+cache_misses = Counter("mjsvc_cache_misses_total", "Response cache look-ups that went to the engine, by method.",
+                       ("operation",))
+cache_entries = Gauge("mjsvc_cache_entries", "Entries in the workers' response caches.", multiprocess_mode="livesum")
+cache_bytes = Gauge("mjsvc_cache_bytes", "Bytes (keys, answers and per-entry overhead) in the workers' response "
+                    "caches.", multiprocess_mode="livesum")
+cache_evictions = Counter("mjsvc_cache_evictions_total", "Entries evicted from the response caches to stay within "
+                          "their entry and byte bounds.")
 open_streams = Gauge("mjsvc_open_streams", "Play streams open now.", multiprocess_mode="livesum")
 worker_restarts = Counter("mjsvc_worker_restarts_total", "Workers that died and were replaced.")
 workers_ready = Gauge("mjsvc_workers_ready", "Workers up and serving.", multiprocess_mode="livemax")
@@ -126,11 +132,15 @@ class EngineObserver:
             child = self._engine[(rule_set, operation)] = engine_seconds.labels(rule_set, operation)
         child.observe(seconds)
 
-    def cache_size(self, entries: int) -> None:
+    def cache_size(self, entries: int, size_bytes: int) -> None:
         cache_entries.set(entries)
+        cache_bytes.set(size_bytes)
+
+    def cache_evicted(self, entries: int) -> None:
+        cache_evictions.inc(entries)
 
     def cache_result(self, operation: str, hit: bool) -> None:
         child = self._cache.get((operation, hit))
         if child is None:
-            child = self._cache[(operation, hit)] = (cache_hits if hit else cache_misses).labels(operation)
+            child = self._cache[(operation, hit)] = (cache_hits if hit else cache_misses).labels(operation.lower())
         child.inc()

@@ -31,7 +31,7 @@ def generate() -> None:
         fixed = re.sub(r"^from mahjong\.", "from mjsvc.gen.mahjong.", text, flags=re.M)
         if fixed != text:
             path.write_text(fixed)
-    for d in [OUT, *[p for p in OUT.rglob("*") if p.is_dir()]]:
+    for d in [OUT, *[p for p in OUT.rglob("*") if p.is_dir() and p.name != "__pycache__"]]:
         (d / "__init__.py").touch()
 
 

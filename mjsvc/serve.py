@@ -24,7 +24,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from mjsvc import config
+from mjsvc import config, suit_tables
 from mjsvc.config import ServeConfig
 
 HELP = "run the gRPC service: a supervisor and one worker process per core"
@@ -208,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = config.from_args(args)
     logging.basicConfig(level=cfg.log_level.upper(), format=LOG_FORMAT)
     check_port_free(cfg.host, cfg.port)
+    suit_tables.prepare()  # before the workers start: they map the file it names
     metrics_dir, created = prepare_metrics_dir(cfg.metrics_dir)
     # Set before prometheus_client is imported here and inherited by the spawned workers.
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir

@@ -1,39 +1,51 @@
-"""Request handling shared by `mjsvc batch` and the gRPC workers: proto request in, proto response out.
+"""Request handling shared by `mjsvc batch` and the gRPC servicer: parsed proto request in, answer out.
 
-`Service` converts a request (validating it), looks its canonical key up in the LRU cache and calls
-the engine on a miss. Engine errors come out as `EngineError` with the request path in `field`; the
-batch and stream paths turn them into per-item `Error` messages, unary calls into a status.
+Every request is first held to the input limits (`mjsvc.limits`), then looked up in the worker's one
+`ResponseCache` by its method and canonical form, and only on a miss converted, validated and given to the
+engine. Answers are kept and returned as serialized bytes (what the server sends); `evaluate`, `analyze`,
+`evaluate_batch` and `play` give the same answers as messages, for the batch tool and tests.
+
+Engine and limit errors come out as `EngineError` with the request path in `field`; the batch and stream
+paths turn them into per-item `Error` messages, unary calls into a status (`mjsvc.interceptors`).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import grpc
-from google.protobuf.message import DecodeError
 
 from engine import rules
 from engine.errors import EngineError
 from engine.hand import validate_context
 from engine.rules.model import RuleSet
-from mjsvc import convert, wire
-from mjsvc.cache import LRUCache, analyze_key, evaluate_key
-from mjsvc.errors import BAD_REQUEST, BATCH_TOO_LARGE, DEADLINE_EXCEEDED, CallError, Failure, place, qualify
+from mjsvc import convert, limits, wire
+from mjsvc.cache import DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, CacheObserver, ResponseCache
+from mjsvc.errors import (
+    BAD_REQUEST,
+    BATCH_TOO_LARGE,
+    DEADLINE_EXCEEDED,
+    RESPONSE_TOO_LARGE,
+    CallError,
+    Failure,
+    place,
+    qualify,
+)
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 
-DEFAULT_CACHE_SIZE = 65536
+DEFAULT_CACHE_SIZE = DEFAULT_MAX_ENTRIES
+DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+
+EVALUATE = "Evaluate"
+ANALYZE = "Analyze"
 
 
-class Observer(Protocol):
+class Observer(CacheObserver, Protocol):
     """Where the service reports engine time and cache use (the worker's Prometheus metrics)."""
 
     def engine_time(self, rule_set: str, operation: str, seconds: float) -> None: ...
-
-    def cache_result(self, operation: str, hit: bool) -> None: ...
-
-    def cache_size(self, entries: int) -> None: ...
 
 
 def canonical_rule_set(name: str) -> tuple[str, RuleSet]:
@@ -60,105 +72,89 @@ class Deadline:
                                  "the call's deadline passed before it was answered"))
 
 
+def _error_item(failure: Failure) -> bytes:
+    return pb.EvaluateBatchItem(error=failure.to_proto()).SerializeToString()
+
+
+def _framed_size(payload_len: int) -> int:
+    """Bytes one occurrence of field 1 (EvaluateBatchResponse.results) takes for a payload of this length."""
+    return 1 + len(wire.encode_varint(payload_len)) + payload_len
+
+
 class Service:
-    def __init__(self, cache_size: int = DEFAULT_CACHE_SIZE, observer: Observer | None = None) -> None:
-        from engine import api  # here, not at import: the no-op server and the tools need no engine
+    uses_engine = True  # the worker warms the engine up before it serves
+
+    def __init__(self, cache_size: int = DEFAULT_CACHE_SIZE, observer: Observer | None = None, *,
+                 cache_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        from engine import api  # here, not at import: the tools that only convert need no engine
 
         self._api = api
-        self.cache = LRUCache(cache_size)
-        # In front of it, answers by the exact request bytes: a request repeated as it was (a client
-        # polling the same state) skips conversion, validation and key building as well.
-        self.exact = LRUCache(cache_size)
-        self.wire_items = LRUCache(cache_size)  # EvaluateBatch: item bytes -> serialized EvaluateBatchItem
-        self.wire_play = LRUCache(cache_size)  # Play: (field, request bytes) -> serialized answer
+        self.cache = ResponseCache(cache_size, cache_bytes, observer)
         self.observer = observer
         self._fans: dict[str, pb.ListFansResponse] = {}
 
-    # -- the engine behind the cache ---------------------------------------------------------
+    # -- one request ---------------------------------------------------------------------------
 
-    def _cached(self, op: str, rule_set: str, key: tuple, compute: Callable[[], object]) -> object:
-        value = self.cache.get(key, None)
-        obs = self.observer
-        if value is not None:
-            if obs is not None:
-                obs.cache_result(op, True)
-            return value
-        t0 = time.perf_counter()
-        value = compute()
-        if obs is not None:
-            obs.cache_result(op, False)
-            obs.engine_time(rule_set, op, time.perf_counter() - t0)
-        self.cache.put(key, value)
-        if obs is not None:
-            obs.cache_size(len(self.cache))
-        return value
-
-    def _exact(self, op: str, req: Any, field: str, slow: Callable[[Any, str], Any]) -> Any:
-        raw = req.SerializeToString()
-        value = self.exact.get(raw)
-        if value is not None:
-            if self.observer is not None:
-                self.observer.cache_result(op, True)
-            return value
-        value = slow(req, field)
-        self.exact.put(raw, value)
-        return value
-
-    def evaluate(self, req: pb.EvaluateRequest, field: str = "") -> pb.EvaluateResponse:
-        """Score a win. `field` prefixes error paths (`requests[3].`) for requests nested in others."""
-        return self._exact("evaluate", req, field, self._evaluate)  # type: ignore[no-any-return]
-
-    def analyze(self, req: pb.AnalyzeRequest, field: str = "") -> pb.AnalyzeResponse:
-        """Shanten, waits, useful tiles; discard advice for 14 tiles."""
-        return pb.AnalyzeResponse.FromString(self.analyze_bytes(req, field))
-
-    def analyze_bytes(self, req: pb.AnalyzeRequest, field: str = "") -> bytes:
-        """`analyze`, answered as the serialized AnalyzeResponse (what the server sends)."""
-        return self._exact("analyze", req, field, self._analyze)  # type: ignore[no-any-return]
-
-    def _evaluate(self, req: pb.EvaluateRequest, field: str) -> pb.EvaluateResponse:
+    def _answer(self, method: str, req: pb.EvaluateRequest | pb.AnalyzeRequest, field: str,
+                compute: Callable[[str, RuleSet], bytes]) -> bytes:
+        """The serialized answer to `req`: limits first, then the cache, then `compute` (given the
+        canonical rule set name and the rule set). `field` prefixes error paths (`requests[3].`) for nested
+        requests. The key is the whole request (rule set, hand, every context field, options, visible),
+        as protobuf parsed it."""
         try:
+            limits.check(req, field)
+            key = self.cache.key(method, req)
+            answer = self.cache.get(key)
+            if answer is not None:
+                return answer
             name, rs = canonical_rule_set(req.rule_set)
-            options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
-            hand = convert.hand_from_proto(req.hand, winning=True)
-            ctx = convert.context_from_proto(req.context)
-            try:
-                # Validated before the lookup: the key leaves out flags the rule set ignores.
-                validate_context(ctx, hand)
-            except EngineError as err:
-                raise place(err) from None
-            key = evaluate_key(name, hand, ctx, rs.context_fields, options)
-
-            def compute() -> pb.EvaluateResponse:
-                try:
-                    return convert.evaluation_to_proto(self._api.evaluate(hand, ctx, name, options))
-                except EngineError as err:
-                    raise place(err) from None
-
-            return self._cached("evaluate", name, key, compute)  # type: ignore[return-value]
+            t0 = time.perf_counter()
+            answer = compute(name, rs)
+            if self.observer is not None:
+                self.observer.engine_time(name, method.lower(), time.perf_counter() - t0)
+            self.cache.put(key, answer)
+            return answer
         except EngineError as err:
             raise qualify(err, field) if field else err from None
 
-    def _analyze(self, req: pb.AnalyzeRequest, field: str) -> bytes:
-        """The serialized answer (cached as bytes: an advice answer is large and costly to rebuild)."""
-        try:
-            name, rs = canonical_rule_set(req.rule_set)
+    def evaluate_bytes(self, req: pb.EvaluateRequest, field: str = "") -> bytes:
+        """Score a win: the serialized EvaluateResponse."""
+
+        def compute(name: str, rs: RuleSet) -> bytes:
+            options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
+            try:
+                hand = convert.hand_from_proto(req.hand, winning=True)
+                ctx = convert.context_from_proto(req.context)
+                validate_context(ctx, hand)
+                return convert.evaluation_to_proto(self._api.evaluate(hand, ctx, name, options)).SerializeToString()
+            except EngineError as err:
+                raise place(err) from None
+
+        return self._answer(EVALUATE, req, field, compute)
+
+    def analyze_bytes(self, req: pb.AnalyzeRequest, field: str = "") -> bytes:
+        """Shanten, waits, useful tiles; discard advice for 14 tiles: the serialized AnalyzeResponse
+        (written directly as wire bytes, see convert.analysis_to_wire)."""
+
+        def compute(name: str, rs: RuleSet) -> bytes:
             options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
             hand = convert.hand_from_proto(req.hand, winning=False)
             visible = convert.tiles_from_proto(req.visible, "visible")
-            key = analyze_key(name, hand, visible, options)
+            try:
+                return convert.analysis_to_wire(self._api.analyze(hand, visible, name, options))
+            except EngineError as err:
+                raise place(err) from None
 
-            def compute() -> bytes:
-                try:
-                    return convert.analysis_to_wire(self._api.analyze(hand, visible, name, options))
-                except EngineError as err:
-                    raise place(err) from None
+        return self._answer(ANALYZE, req, field, compute)
 
-            return self._cached("analyze", name, key, compute)  # type: ignore[return-value]
-        except EngineError as err:
-            raise qualify(err, field) if field else err from None
+    def evaluate(self, req: pb.EvaluateRequest, field: str = "") -> pb.EvaluateResponse:
+        return pb.EvaluateResponse.FromString(self.evaluate_bytes(req, field))
+
+    def analyze(self, req: pb.AnalyzeRequest, field: str = "") -> pb.AnalyzeResponse:
+        return pb.AnalyzeResponse.FromString(self.analyze_bytes(req, field))
 
     def list_fans(self, req: pb.ListFansRequest) -> pb.ListFansResponse:
+        limits.check(req)
         name, _ = canonical_rule_set(req.rule_set)
         out = self._fans.get(name)
         if out is None:
@@ -168,122 +164,84 @@ class Service:
 
     # -- requests that carry several -----------------------------------------------------------
 
-    def evaluate_batch(self, req: pb.EvaluateBatchRequest, deadline: Deadline | None = None
-                       ) -> pb.EvaluateBatchResponse:
-        """Answers in request order; a bad item gets an `error` and the others still run."""
-        out = pb.EvaluateBatchResponse()
-        results = out.results
-        for i, item in enumerate(req.requests):
-            if deadline is not None:
-                deadline.check()
-            try:
-                results.add(response=self.evaluate(item, f"requests[{i}]."))
-            except EngineError as err:
-                results.add(error=Failure.from_engine(err).to_proto())
-        return out
+    def evaluate_batch_bytes(self, req: pb.EvaluateBatchRequest, deadline: Deadline | None = None,
+                             max_items: int = 0, max_bytes: int = DEFAULT_MAX_MESSAGE_BYTES) -> bytes:
+        """The serialized EvaluateBatchResponse: answers in request order, a bad item gets an `error` and the
+        others still run.
 
-    def evaluate_batch_wire(self, raw: bytes, deadline: Deadline | None = None, max_items: int = 0) -> bytes:
-        """`evaluate_batch` on the wire format: serialized EvaluateBatchRequest in, serialized response out.
-
-        Items are sliced out as bytes; an item seen before (same bytes) is answered with the bytes of
-        its earlier answer, so a cached batch builds no message at all. Raises CallError for a batch
-        over `max_items` (RESOURCE_EXHAUSTED) or bytes that are not an EvaluateBatchRequest.
-        """
-        try:
-            items = wire.split_field(raw, 1)
-        except wire.WireError as err:
-            raise CallError(Failure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST, f"requests: {err}",
-                                    "requests")) from None
-        if max_items and len(items) > max_items:
+        The answer never exceeds `max_bytes`: room for every item's error is reserved before the work, and
+        once an answer would not fit, it and every later item get RESPONSE_TOO_LARGE (RESOURCE_EXHAUSTED)
+        without being computed. A batch over `max_items`, or one whose errors alone could not fit, is refused
+        whole with RESOURCE_EXHAUSTED before any work (CallError)."""
+        items = req.requests
+        n = len(items)
+        if max_items and n > max_items:
             raise CallError(Failure(grpc.StatusCode.RESOURCE_EXHAUSTED, BATCH_TOO_LARGE,
-                                    f"requests: {len(items)} requests in one batch, the limit is {max_items}",
-                                    "requests"))
-        answers: list[bytes] = []
-        exact = self.wire_items
-        obs = self.observer
+                                    f"requests: {n} requests in one batch, the limit is {max_items}", "requests"))
+        reserve = _framed_size(len(_error_item(_too_large(n - 1, max_bytes)))) if n else 0
+        if n * reserve > max_bytes:
+            raise CallError(Failure(grpc.StatusCode.RESOURCE_EXHAUSTED, RESPONSE_TOO_LARGE,
+                                    f"requests: the answer to {n} requests could exceed the {max_bytes}-byte "
+                                    f"message limit; send at most {max_bytes // reserve} per batch", "requests"))
+        parts: list[bytes] = []
+        used = 0
+        full = False
         for i, item in enumerate(items):
             if deadline is not None:
                 deadline.check()
-            answer = exact.get(item)
-            if answer is not None:
-                if obs is not None:
-                    obs.cache_result("evaluate", True)
-                answers.append(answer)
-                continue
-            try:
-                req = pb.EvaluateRequest.FromString(item)
-            except DecodeError as err:
-                raise CallError(Failure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST,
-                                        f"requests[{i}]: {err}", f"requests[{i}]")) from None
-            try:
-                answer = pb.EvaluateBatchItem(response=self._exact("evaluate", req, f"requests[{i}].",
-                                                                   self._evaluate)).SerializeToString()
-                exact.put(item, answer)
-            except EngineError as err:  # not cached: the message names this item's index
-                answer = pb.EvaluateBatchItem(error=Failure.from_engine(err).to_proto()).SerializeToString()
-            answers.append(answer)
-        return wire.join_field(1, answers)
+            if not full:
+                try:
+                    body = wire.message_field(1, self.evaluate_bytes(item, f"requests[{i}]."))
+                except EngineError as err:
+                    body = _error_item(Failure.from_engine(err))
+                size = _framed_size(len(body))
+                if used + size + (n - i - 1) * reserve <= max_bytes:
+                    parts.append(body)
+                    used += size
+                    continue
+                full = True
+            body = _error_item(_too_large(i, max_bytes))
+            parts.append(body)
+            used += _framed_size(len(body))
+        return wire.join_field(1, parts)
 
-    def play_wire(self, raw: bytes) -> bytes:
-        """`play` on the wire format: a serialized PlayRequest in, a serialized PlayResponse out.
+    def evaluate_batch(self, req: pb.EvaluateBatchRequest, deadline: Deadline | None = None,
+                       max_items: int = 0, max_bytes: int = DEFAULT_MAX_MESSAGE_BYTES) -> pb.EvaluateBatchResponse:
+        return pb.EvaluateBatchResponse.FromString(self.evaluate_batch_bytes(req, deadline, max_items, max_bytes))
 
-        PlayRequest and PlayResponse share their field numbers (id 1, evaluate 2, analyze 3), so a request
-        seen before is answered by framing the id and the bytes of the earlier answer."""
+    def play_bytes(self, req: pb.PlayRequest) -> bytes:
+        """One stream message, answered as a serialized PlayResponse carrying its id. Engine and limit
+        errors are answered in the message, so the table's stream lives on."""
+        rid = req.id
         try:
-            fields = wire.length_delimited(raw)
-        except wire.WireError as err:
-            return _bad_play(err)
-        rid = b""
-        kind, payload = 0, b""
-        for number, data in fields:
-            if number == 1:
-                rid = data
-            elif number in (2, 3):
-                kind, payload = number, data
-        try:
-            req = None if kind else pb.PlayRequest.FromString(raw)
-        except DecodeError as err:
-            return _bad_play(err)
-        if req is not None:  # neither evaluate nor analyze: play() says what is missing
-            return self.play(req).SerializeToString()
-        key = (kind, payload)
-        answer = self.wire_play.get(key)
-        if answer is None:
-            try:
-                req = pb.PlayRequest.FromString(raw)
-            except DecodeError as err:
-                return _bad_play(err)
-            # wire_play is this path's exact-bytes cache, so the request goes straight to the canonical one
-            try:
-                if kind == 3:
-                    answer = self._analyze(req.analyze, "analyze.")  # bytes already (see _analyze)
-                else:
-                    answer = self._evaluate(req.evaluate, "evaluate.").SerializeToString()
-            except EngineError as err:  # not cached: errors are validated afresh
-                return pb.PlayResponse(id=req.id, error=Failure.from_engine(err).to_proto()).SerializeToString()
-            self.wire_play.put(key, answer)  # the call above counted its own cache lookup
-        elif self.observer is not None:
-            self.observer.cache_result("evaluate" if kind == 2 else "analyze", True)
-        head = wire.join_field(1, (rid,)) if rid else b""
-        return head + wire.join_field(kind, (answer,))
-
-    def play(self, req: pb.PlayRequest) -> pb.PlayResponse:
-        """One stream message; engine errors are answered in the message so the table's stream lives on."""
+            limits.check_string(rid, "id", limits.LIMITS["PlayRequest.id"])
+        except EngineError as err:  # an id too long to echo: answered without it
+            return pb.PlayResponse(error=Failure.from_engine(err).to_proto()).SerializeToString()
         kind = req.WhichOneof("request")
         try:
             if kind == "evaluate":
-                return pb.PlayResponse(id=req.id, evaluate=self.evaluate(req.evaluate, "evaluate."))
-            if kind == "analyze":
-                return pb.PlayResponse(id=req.id, analyze=self.analyze(req.analyze, "analyze."))
+                answer = wire.message_field(2, self.evaluate_bytes(req.evaluate, "evaluate."))
+            elif kind == "analyze":
+                answer = wire.message_field(3, self.analyze_bytes(req.analyze, "analyze."))
+            else:
+                return pb.PlayResponse(id=rid, error=_EMPTY_PLAY.to_proto()).SerializeToString()
         except EngineError as err:
-            return pb.PlayResponse(id=req.id, error=Failure.from_engine(err).to_proto())
-        return pb.PlayResponse(id=req.id, error=_EMPTY_PLAY.to_proto())
+            return pb.PlayResponse(id=rid, error=Failure.from_engine(err).to_proto()).SerializeToString()
+        return (pb.PlayResponse(id=rid).SerializeToString() if rid else b"") + answer
+
+    def play(self, req: pb.PlayRequest) -> pb.PlayResponse:
+        return pb.PlayResponse.FromString(self.play_bytes(req))
 
 
-def _bad_play(err: Exception) -> bytes:
-    return pb.PlayResponse(error=Failure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST,
-                                         f"request: not a PlayRequest ({err})", "request").to_proto()
-                           ).SerializeToString()
+def _too_large(index: int, max_bytes: int) -> Failure:
+    return Failure(grpc.StatusCode.RESOURCE_EXHAUSTED, RESPONSE_TOO_LARGE,
+                   f"requests[{index}]: not answered, the batch's answer would exceed {max_bytes} bytes",
+                   f"requests[{index}]")
+
+
+def bad_request(what: str, field: str = "request") -> Failure:
+    """The failure of a body protobuf could not parse (never echoing the parser's words or the bytes)."""
+    return Failure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST, f"{field}: not a valid {what} message", field)
 
 
 _EMPTY_PLAY = Failure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST, "request: set one of evaluate, analyze",

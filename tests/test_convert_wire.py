@@ -1,13 +1,15 @@
-"""EvaluateBatch on the wire format: the byte-level path answers exactly what the message path does."""
+"""Answers written as bytes (batch items framed, stream answers framed, analyses written field by field) are
+exactly what the message path and protobuf's own serializer give."""
 
 from __future__ import annotations
 
 import pytest
 
+from engine.errors import EngineError
 from engine.hand import make_hand
 from engine.tiles import parse_tiles
 from mjsvc import wire
-from mjsvc.errors import CallError
+from mjsvc.errors import CallError, Failure
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.service import Service
 
@@ -16,96 +18,124 @@ def T(text: str) -> list[int]:
     return [t + 1 for t in parse_tiles(text)]
 
 
-def test_split_and_join_match_protobuf() -> None:
+def test_join_and_varints_match_protobuf() -> None:
     items = [pb.EvaluateRequest(rule_set="x" * n, hand=pb.Hand(concealed=T("123m"))) for n in (0, 1, 200)]
     raw = pb.EvaluateBatchRequest(requests=items).SerializeToString()
-    parts = wire.split_field(raw, 1)
-    assert [pb.EvaluateRequest.FromString(p) for p in parts] == items
-    assert wire.join_field(1, parts) == raw
-    # Other fields are skipped, whatever their wire type.
-    mixed = pb.TileSet(kind=pb.SET_KIND_PUNG, tiles=[1, 2], meld_index=3).SerializeToString()
-    assert wire.split_field(mixed, 2) == [bytes([1, 2])]
+    assert wire.join_field(1, [i.SerializeToString() for i in items]) == raw
     assert [wire.encode_varint(v) for v in (0, 127, 128, 300)] == [b"\x00", b"\x7f", b"\x80\x01", b"\xac\x02"]
 
 
-@pytest.mark.parametrize("bad", [b"\x0a\x05ab", b"\x0a", b"\x0f", b"\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"])
-def test_split_rejects_malformed(bad: bytes) -> None:
-    with pytest.raises(wire.WireError):
-        wire.split_field(bad, 1)
+REQS = [
+    pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"), winning_tile=pb.TILE_RED)),
+    pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m"), winning_tile=pb.TILE_RED)),
+    pb.EvaluateRequest(rule_set="nope", hand=pb.Hand(concealed=T("123m456p789s1177z"), winning_tile=pb.TILE_RED)),
+    pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"), winning_tile=pb.TILE_M1)),
+    pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"), winning_tile=pb.TILE_RED),
+                       context=pb.WinContext(self_drawn=True)),
+]
 
 
-def test_wire_batch_equals_message_batch_cold_and_cached() -> None:
-    reqs = [
-        pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"), winning_tile=pb.TILE_RED)),
-        pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m"), winning_tile=pb.TILE_RED)),
-        pb.EvaluateRequest(rule_set="nope", hand=pb.Hand(concealed=T("123m456p789s1177z"), winning_tile=pb.TILE_RED)),
-        pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"), winning_tile=pb.TILE_M1)),
-        pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"), winning_tile=pb.TILE_RED),
-                           context=pb.WinContext(self_drawn=True)),
-    ]
-    batch = pb.EvaluateBatchRequest(requests=reqs)
-    expected = Service().evaluate_batch(batch)
+def _one_by_one(svc: Service, reqs: list[pb.EvaluateRequest]) -> pb.EvaluateBatchResponse:
+    """The batch answer built item by item as messages, from `evaluate` (the plain path)."""
+    out = pb.EvaluateBatchResponse()
+    for i, r in enumerate(reqs):
+        try:
+            out.results.add(response=svc.evaluate(r, f"requests[{i}]."))
+        except EngineError as err:
+            out.results.add(error=Failure.from_engine(err).to_proto())
+    return out
+
+
+def test_batch_bytes_equal_item_by_item_cold_and_cached() -> None:
+    batch = pb.EvaluateBatchRequest(requests=REQS)
+    expected = _one_by_one(Service(cache_size=0), REQS)
     svc = Service()
-    for _ in range(2):  # cold, then every good item from the byte cache
-        got = pb.EvaluateBatchResponse.FromString(svc.evaluate_batch_wire(batch.SerializeToString()))
+    for _ in range(2):  # cold, then every good item from the cache
+        got = pb.EvaluateBatchResponse.FromString(svc.evaluate_batch_bytes(batch))
         assert got == expected
     assert got.results[1].error.field == "requests[1].hand.concealed"
-    assert len(svc.wire_items) == 3
+    assert len(svc.cache) == 3
     # The same item at another index still names its own index in errors.
-    moved = pb.EvaluateBatchRequest(requests=[reqs[0], reqs[0], reqs[1]])
-    got = pb.EvaluateBatchResponse.FromString(svc.evaluate_batch_wire(moved.SerializeToString()))
+    moved = pb.EvaluateBatchRequest(requests=[REQS[0], REQS[0], REQS[1]])
+    got = pb.EvaluateBatchResponse.FromString(svc.evaluate_batch_bytes(moved))
     assert got.results[2].error.field == "requests[2].hand.concealed"
 
 
-def test_wire_batch_limits_and_garbage() -> None:
+def test_batch_limits() -> None:
     svc = Service()
-    raw = pb.EvaluateBatchRequest(requests=[pb.EvaluateRequest()] * 5).SerializeToString()
     with pytest.raises(CallError) as info:
-        svc.evaluate_batch_wire(raw, max_items=4)
+        svc.evaluate_batch_bytes(pb.EvaluateBatchRequest(requests=[pb.EvaluateRequest()] * 5), max_items=4)
     assert info.value.failure.reason == "BATCH_TOO_LARGE"
+    # Even its errors would not fit: refused whole, before any work.
     with pytest.raises(CallError) as info:
-        svc.evaluate_batch_wire(b"\x0a\x09garbage")
-    assert info.value.failure.reason == "BAD_REQUEST"
+        svc.evaluate_batch_bytes(pb.EvaluateBatchRequest(requests=[REQS[0]] * 50), max_bytes=2000)
+    assert (info.value.failure.code.name, info.value.failure.reason) == ("RESOURCE_EXHAUSTED", "RESPONSE_TOO_LARGE")
 
 
-def test_wire_batch_stops_at_the_deadline() -> None:
+@pytest.mark.parametrize("fraction", [0.7, 0.9, 0.999, 1.0, 2.0])
+def test_batch_answer_never_exceeds_the_message_limit(fraction: float) -> None:
+    reqs = [REQS[i % 2] for i in range(40)]  # answers and errors
+    expected = _one_by_one(Service(cache_size=0), reqs)
+    max_bytes = int(expected.ByteSize() * fraction)
+    got = Service().evaluate_batch(pb.EvaluateBatchRequest(requests=reqs), max_bytes=max_bytes)
+    assert got.ByteSize() <= max_bytes and len(got.results) == 40
+    kinds = [r.error.reason == "RESPONSE_TOO_LARGE" for r in got.results]
+    cut = kinds.index(True) if True in kinds else 40
+    assert not any(kinds[:cut]) and all(kinds[cut:])  # answered up to a point, then all refused
+    assert list(got.results[:cut]) == list(expected.results[:cut])
+    assert (cut == 40) == (fraction >= 1.0)
+    assert got.results[-1].error.field == "requests[39]" or cut == 40
+
+
+def test_batch_stops_at_the_deadline() -> None:
     from mjsvc.service import Deadline
 
-    raw = pb.EvaluateBatchRequest(requests=[pb.EvaluateRequest()] * 3).SerializeToString()
+    batch = pb.EvaluateBatchRequest(requests=[pb.EvaluateRequest()] * 3)
     with pytest.raises(CallError) as info:
-        Service().evaluate_batch_wire(raw, Deadline(-1.0))
+        Service().evaluate_batch_bytes(batch, Deadline(-1.0))
     assert info.value.failure.code.name == "DEADLINE_EXCEEDED"
-    assert len(pb.EvaluateBatchResponse.FromString(Service().evaluate_batch_wire(raw, Deadline(60.0))).results) == 3
+    assert len(Service().evaluate_batch(batch, Deadline(60.0)).results) == 3
 
 
-def test_wire_play_equals_message_play_cold_and_cached() -> None:
+def _reference_play(svc: Service, m: pb.PlayRequest) -> pb.PlayResponse:
+    kind = m.WhichOneof("request")
+    try:
+        if kind == "evaluate":
+            return pb.PlayResponse(id=m.id, evaluate=svc.evaluate(m.evaluate, "evaluate."))
+        if kind == "analyze":
+            return pb.PlayResponse(id=m.id, analyze=svc.analyze(m.analyze, "analyze."))
+    except EngineError as err:
+        return pb.PlayResponse(id=m.id, error=Failure.from_engine(err).to_proto())
+    return pb.PlayResponse(id=m.id, error=pb.Error(code="INVALID_ARGUMENT", reason="BAD_REQUEST",
+                                                   message="request: set one of evaluate, analyze", field="request"))
+
+
+def test_play_bytes_equal_message_answers_cold_and_cached() -> None:
     msgs = [
-        pb.PlayRequest(id="a", evaluate=pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"),
-                                                                         winning_tile=pb.TILE_RED))),
+        pb.PlayRequest(id="a", evaluate=REQS[0]),
         pb.PlayRequest(id="b", analyze=pb.AnalyzeRequest(hand=pb.Hand(concealed=T("123m456p789s1122z")))),
         pb.PlayRequest(id="c", evaluate=pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m")))),
         pb.PlayRequest(id="d"),
         pb.PlayRequest(id="e", analyze=pb.AnalyzeRequest(hand=pb.Hand(concealed=T("1239m456p78s11223z")),
                                                          visible=T("9s1z"))),
         pb.PlayRequest(id="f", analyze=pb.AnalyzeRequest(hand=pb.Hand(concealed=T("123m456p789s1122z")), visible=[0])),
-        pb.PlayRequest(evaluate=pb.EvaluateRequest(hand=pb.Hand(concealed=T("123m456p789s1177z"),
-                                                                winning_tile=pb.TILE_RED))),
+        pb.PlayRequest(evaluate=REQS[0]),
+        pb.PlayRequest(id="x" * 129, evaluate=REQS[0]),
     ]
-    expected = [Service().play(m) for m in msgs]
+    expected = [_reference_play(Service(cache_size=0), m) for m in msgs[:-1]]
     svc = Service()
     for _ in range(2):
-        got = [pb.PlayResponse.FromString(svc.play_wire(m.SerializeToString())) for m in msgs]
-        assert got == expected
-    assert len(svc.wire_play) == 3  # the good requests (a and the id-less one share their bytes); errors never
+        got = [svc.play(m) for m in msgs]
+        assert got[:-1] == expected
+    assert len(svc.cache) == 3  # the good requests (a and the id-less one share theirs); errors never
     assert got[5].error.reason == "BAD_TILE" and got[5].error.field == "analyze.visible[0]"
+    assert got[-1].id == "" and (got[-1].error.reason, got[-1].error.field) == ("LIMIT_EXCEEDED", "id")
     # discard advice through the stream is what the engine answers, converted message by message
     from engine import api
     from mjsvc.convert import analysis_to_proto
 
     advice = api.analyze(make_hand(parse_tiles("1239m456p78s11223z")), parse_tiles("9s1z"))
     assert advice.discards and got[4].analyze == analysis_to_proto(advice)
-    bad = pb.PlayResponse.FromString(svc.play_wire(b"\x12\x03\xff\xff\xff"))
-    assert bad.error.reason == "BAD_REQUEST"
 
 
 def _random_analyses(n: int, seed: int) -> list:

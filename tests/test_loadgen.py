@@ -17,6 +17,8 @@ from engine.hand import ClaimedFrom
 from mjsvc import loadgen
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
+from mjsvc.launcher import ServerProcess, local_server
+from mjsvc.loadgen import simulation
 
 REPORT_KEYS = {"calls", "errors", "rps", "latency_ms", "per_rpc", "games", "wins", "series", "send_lag_ms"}
 
@@ -37,8 +39,8 @@ def test_claims_take_the_right_tiles() -> None:
     assert loadgen.claimed_from(discarder=2, claimer=0) == ClaimedFrom.ACROSS
     assert loadgen.claimed_from(discarder=1, claimer=0) == ClaimedFrom.RIGHT
     hand = [4, 4, 4, 5, 6, 20]
-    assert loadgen._without(hand, (4, 4, 4), 4) == [4, 5, 6, 20]  # a pung takes two from the hand
-    assert loadgen._without(hand, (3, 4, 5), 3) == [4, 4, 6, 20]  # a chow takes the other two
+    assert simulation._without(hand, (4, 4, 4), 4) == [4, 5, 6, 20]  # a pung takes two from the hand
+    assert simulation._without(hand, (3, 4, 5), 3) == [4, 4, 6, 20]  # a chow takes the other two
 
 
 def test_stats_report_shape() -> None:
@@ -130,14 +132,14 @@ def test_a_mismatched_stream_id_is_an_error() -> None:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[loadgen.LocalServer]:
-    with loadgen.local_server(workers=2) as s:
+def server() -> Iterator[ServerProcess]:
+    with local_server(workers=2) as s:
         yield s
 
 
 @pytest.mark.integration
 @pytest.mark.parametrize("mode", ["stream", "unary"])
-def test_real_games_have_no_errors(server: loadgen.LocalServer, mode: str) -> None:
+def test_real_games_have_no_errors(server: ServerProcess, mode: str) -> None:
     cfg = loadgen.Config(target=server.target, tables=8, connections=2, mode=mode, duration=None, games=12,
                          seed=3, progress=False)
     rep = loadgen.run_config(cfg)
@@ -151,7 +153,7 @@ def test_real_games_have_no_errors(server: loadgen.LocalServer, mode: str) -> No
 
 
 @pytest.mark.integration
-def test_one_table_replays_the_same_games(server: loadgen.LocalServer) -> None:
+def test_one_table_replays_the_same_games(server: ServerProcess) -> None:
     def once() -> tuple[int, int, int, dict[str, int]]:
         rep = loadgen.run_config(loadgen.Config(target=server.target, tables=1, connections=1, duration=None,
                                                 games=3, seed=11, progress=False))
@@ -161,7 +163,7 @@ def test_one_table_replays_the_same_games(server: loadgen.LocalServer) -> None:
 
 
 @pytest.mark.integration
-def test_offered_rate_is_met(server: loadgen.LocalServer) -> None:
+def test_offered_rate_is_met(server: ServerProcess) -> None:
     rep = loadgen.run_config(loadgen.Config(target=server.target, tables=20, connections=4, duration=2.0,
                                             rate=300.0, seed=5, progress=False))
     assert rep["error_total"] == 0

@@ -21,6 +21,7 @@ from engine.shapes import is_complete
 from mjsvc import convert, loadgen
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
+from mjsvc.launcher import ServerProcess, local_server
 
 ROOT = Path(__file__).resolve().parent.parent
 GHZ = ROOT / "deploy" / "ghz"
@@ -40,8 +41,8 @@ def _requests(cfg: dict[str, Any]) -> list[Any]:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[loadgen.LocalServer]:
-    with loadgen.local_server(workers=2) as s:
+def server() -> Iterator[ServerProcess]:
+    with local_server(workers=2) as s:
         yield s
 
 
@@ -55,7 +56,7 @@ async def _replay_unary(target: str, method: str, requests: list[Any], connectio
         await asyncio.gather(*(ch.close() for ch in channels))
 
 
-def test_evaluate_data_replays_with_wins_in_the_mix(server: loadgen.LocalServer) -> None:
+def test_evaluate_data_replays_with_wins_in_the_mix(server: ServerProcess) -> None:
     cfg = _config("evaluate.json")
     requests = _requests(cfg)
     answers = asyncio.run(_replay_unary(server.target, "Evaluate", requests, cfg["connections"]))
@@ -72,7 +73,7 @@ def test_evaluate_data_replays_with_wins_in_the_mix(server: loadgen.LocalServer)
     assert any(req.hand.melds for req in requests) and any(not req.hand.melds for req in requests)
 
 
-def test_analyze_data_replays(server: loadgen.LocalServer) -> None:
+def test_analyze_data_replays(server: ServerProcess) -> None:
     cfg = _config("analyze.json")
     requests = _requests(cfg)
     answers = asyncio.run(_replay_unary(server.target, "Analyze", requests, cfg["connections"]))
@@ -105,7 +106,7 @@ async def _replay_stream(target: str, requests: list[pb.PlayRequest], streams: i
         await asyncio.gather(*(ch.close() for ch in channels))
 
 
-def test_play_stream_data_replays(server: loadgen.LocalServer) -> None:
+def test_play_stream_data_replays(server: ServerProcess) -> None:
     cfg = _config("play.json")
     requests = _requests(cfg)
     assert {r.WhichOneof("request") for r in requests} == {"evaluate", "analyze"}

@@ -24,6 +24,7 @@ import pytest
 import yaml
 
 from mjsvc import loadgen
+from mjsvc.launcher import ServerProcess, free_port, local_server
 
 ROOT = Path(__file__).resolve().parent.parent
 PROM = ROOT / "deploy" / "prometheus"
@@ -110,9 +111,9 @@ class PromAPI:
 
 
 @pytest.fixture(scope="module")
-def stack(prom_bin: dict[str, str]) -> Iterator[tuple[loadgen.LocalServer, PromAPI]]:
+def stack(prom_bin: dict[str, str]) -> Iterator[tuple[ServerProcess, PromAPI]]:
     tmp = Path(tempfile.mkdtemp(prefix="mjsvc-prom-"))
-    with loadgen.local_server(workers=2, log_dir=tmp) as server:
+    with local_server(workers=2, log_dir=tmp) as server:
         # The shipped configuration, pointed at this server and sped up for a short test.
         cfg = yaml.safe_load((PROM / "prometheus.yml").read_text())
         cfg["global"].update(scrape_interval="1s", evaluation_interval="1s")
@@ -121,7 +122,7 @@ def stack(prom_bin: dict[str, str]) -> Iterator[tuple[loadgen.LocalServer, PromA
         job["static_configs"] = [{"targets": [server.metrics_url.split("/")[2]]}]
         cfg["scrape_configs"] = [job]
         (tmp / "prometheus.yml").write_text(yaml.safe_dump(cfg))
-        port = loadgen.free_port()
+        port = free_port()
         log = open(tmp / "prometheus.log", "wb")  # noqa: SIM115 - closed below
         proc = subprocess.Popen(
             [prom_bin["prometheus"], f"--config.file={tmp / 'prometheus.yml'}",
@@ -148,14 +149,14 @@ def stack(prom_bin: dict[str, str]) -> Iterator[tuple[loadgen.LocalServer, PromA
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _load(server: loadgen.LocalServer, mode: str, seconds: float) -> dict[str, Any]:
+def _load(server: ServerProcess, mode: str, seconds: float) -> dict[str, Any]:
     cfg = loadgen.Config(target=server.target, tables=16, connections=4, mode=mode, duration=seconds,
                          seed=7, progress=False)
     return loadgen.run_config(cfg)
 
 
 @pytest.mark.integration
-def test_prometheus_counts_match_the_simulator(stack: tuple[loadgen.LocalServer, PromAPI]) -> None:
+def test_prometheus_counts_match_the_simulator(stack: tuple[ServerProcess, PromAPI]) -> None:
     server, api = stack
     assert api.scalar('up{job="mjsvc"}') == 1
 
@@ -179,7 +180,7 @@ def test_prometheus_counts_match_the_simulator(stack: tuple[loadgen.LocalServer,
 
 
 @pytest.mark.integration
-def test_recording_rules_evaluate_on_live_data(stack: tuple[loadgen.LocalServer, PromAPI]) -> None:
+def test_recording_rules_evaluate_on_live_data(stack: tuple[ServerProcess, PromAPI]) -> None:
     server, api = stack
     _load(server, "unary", 2.0)
     for expr in ("job:grpc_server_requests:rate1m", "job:grpc_server_handled_errors:ratio_rate1m",
@@ -198,7 +199,7 @@ def test_recording_rules_evaluate_on_live_data(stack: tuple[loadgen.LocalServer,
 
 
 @pytest.mark.integration
-def test_dockerfile_healthcheck_against_a_real_server(stack: tuple[loadgen.LocalServer, PromAPI]) -> None:
+def test_dockerfile_healthcheck_against_a_real_server(stack: tuple[ServerProcess, PromAPI]) -> None:
     from test_ops_manifests import healthcheck_argv
 
     server, _ = stack
@@ -208,6 +209,6 @@ def test_dockerfile_healthcheck_against_a_real_server(stack: tuple[loadgen.Local
     r = subprocess.run([sys.executable, *argv[1:]], env={**os.environ, "MJSVC_PORT": port}, timeout=30)
     assert r.returncode == 0
     # And it fails where nothing serves.
-    r = subprocess.run([sys.executable, *argv[1:]], env={**os.environ, "MJSVC_PORT": str(loadgen.free_port())},
+    r = subprocess.run([sys.executable, *argv[1:]], env={**os.environ, "MJSVC_PORT": str(free_port())},
                        capture_output=True, timeout=30)
     assert r.returncode != 0

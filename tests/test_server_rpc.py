@@ -34,7 +34,9 @@ def T(text: str) -> list[int]:
 @pytest.fixture(scope="module")
 def server() -> Iterator[ServerProcess]:
     with ServerProcess("--max-batch", str(MAX_BATCH), "--stream-rate", "20", "--stream-burst", str(STREAM_BURST),
-                       "--max-message-bytes", "100000", env={"MJSVC_TEST_FAULT_RULE_SET": "boom"}) as srv:
+                       "--max-message-bytes", "100000",
+                       env={"MJSVC_SERVICE_CLASS": "bench.doubles:FaultyService",
+                            "MJSVC_TEST_FAULT_RULE_SET": "boom"}) as srv:
         yield srv
 
 

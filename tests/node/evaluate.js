@@ -7,7 +7,11 @@ const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
+const fs = require('fs');
+
 const PROTO = path.resolve(__dirname, '..', '..', 'proto', 'mahjong', 'v1', 'mahjong.proto');
+// The service config the project publishes: retry a call refused with UNAVAILABLE (a worker restarting).
+const SERVICE_CONFIG = fs.readFileSync(path.resolve(__dirname, '..', '..', 'deploy', 'service_config.json'), 'utf8');
 
 function main() {
   const [address, requestJson] = process.argv.slice(2);
@@ -19,7 +23,8 @@ function main() {
     oneofs: true,
   });
   const mahjong = grpc.loadPackageDefinition(definition).mahjong.v1;
-  const client = new mahjong.MahjongEngine(address, grpc.credentials.createInsecure());
+  const client = new mahjong.MahjongEngine(address, grpc.credentials.createInsecure(),
+    { 'grpc.service_config': SERVICE_CONFIG });
   const request = JSON.parse(requestJson);
   const deadline = new Date(Date.now() + 10000);
   client.Evaluate(request, { deadline }, (err, response) => {

@@ -9,6 +9,7 @@ they are present (see predicates.set_fan).
 
 The memo tables here (`tile_facts`, the per-suit wait tables) are keyed on small values that recur
 across different hands (a presence mask, one suit's nine counts); they hold no per-request state.
+The per-suit ones read the tables mapped by `engine.tables` (search only outside them) and stay bounded.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import NamedTuple
 
 from engine.hand import Hand, MeldKind, WinContext
 from engine.shapes import COMPLETE_SUITS, Decomposition, SetKind, ShapeKind, suit_splits
+from engine.tables import TABLES
+from engine.tables.format import STATUS_OPEN
 from engine.tiles import NUM_KINDS
 
 # Tiles whose faces look the same upside down (推不倒): dots 1234589, bamboo 245689, white.
@@ -186,9 +189,13 @@ def _seven_pairs_wait(counts: list[int]) -> int | None:
 _STATUS: dict[tuple[int, ...], int] = {key: v // 2 for key, v in COMPLETE_SUITS.items()}
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)  # bounded; the mapped tables answer a miss
 def _suit_status(key: tuple[int, ...], honors: bool) -> int | None:
     """0: sets only, 1: sets and one pair, None: not complete (a kind may hold five)."""
+    if TABLES is not None:
+        tabled = (TABLES.honors if honors else TABLES.suits).status(key)
+        if tabled >= 0:
+            return None if tabled == STATUS_OPEN else tabled // 2
     if honors:
         pairs = 0
         for c in key:
@@ -206,9 +213,14 @@ def _suit_status(key: tuple[int, ...], honors: bool) -> int | None:
     return n % 3 // 2
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)  # bounded; the mapped tables answer a miss
 def _suit_waits(key: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
     """(offset, status) for each kind of the suit whose one more copy makes the suit complete."""
+    if TABLES is not None:
+        masks = (TABLES.honors if honors else TABLES.suits).completing_ranks(key)
+        if masks is not None:
+            to_sets, to_pair = masks
+            return tuple([(r, 0 if to_sets >> r & 1 else 1) for r in range(len(key)) if (to_sets | to_pair) >> r & 1])
     out = []
     table = None if honors or max(key) > 4 else _STATUS
     for r in range(len(key)):
@@ -256,7 +268,7 @@ def _single_wait(standing: list[int], seven_pairs: bool) -> bool:
     return len(waits) == 1
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)  # bounded; the mapped tables answer a miss
 def _open_suit_waits(key: tuple[int, ...], honors: bool) -> tuple[int, ...] | None:
     """For the winning tile's suit of a hand with a standard decomposition: None if the suit is
     complete without the tile (pair and pung waits: the whole hand is looked at), else the offsets

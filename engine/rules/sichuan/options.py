@@ -1,0 +1,68 @@
+"""The options of the Sichuan rule set, with their documented defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import ClassVar
+
+from engine.errors import BadOptionError
+from engine.hand import Suit
+from engine.rules.model import Options, option
+
+FAN_CAPS = (3, 4)
+_SUIT_LETTERS = {"m": Suit.CHARACTERS, "p": Suit.DOTS, "s": Suit.BAMBOO}  # the tile notation's suit letters
+
+
+class Variant(IntEnum):
+    """Which rule sheet scores the hand (the proto's SichuanVariant, same numbers)."""
+
+    MIL = 1  # Mahjong International League rules, as dcmshi/sichuan-mahjong plays them
+    CHENGDU = 2  # the Chengdu rule sheet named in the package docstring
+
+
+class SelfDraw(IntEnum):
+    """What a self-drawn win adds (the proto's SichuanSelfDraw, same numbers; 0 there is ADD_BASE)."""
+
+    ADD_BASE = 1  # 自摸加底: each player still in pays the value + 1
+    ADD_FAN = 2  # 自摸加番: the Self-Drawn fan, +1 fan
+    NO_BONUS = 3  # 自摸不加倍: nothing
+
+
+@dataclass(frozen=True)
+class SichuanOptions(Options):
+    rule_set: ClassVar[str] = "sichuan"
+
+    variant: Variant = option(Variant.MIL, "the rule sheet: MIL, or the Chengdu app sheet")
+    fan_cap: int = option(4, "most fan a hand scores; its value is 2 ^ capped fan", choices=FAN_CAPS)
+    heavenly_earthly: bool = option(True, "heavenly (天胡) and earthly (地胡) hands score the cap")
+    self_draw: SelfDraw = option(SelfDraw.ADD_BASE, "a self-draw adds 1 to each payment (自摸加底), "
+                                 "1 fan (自摸加番) or nothing (自摸不加倍)")
+    concealed_simples: bool = option(False, "Chengdu's 门清中张: +1 fan for a self-drawn hand with nothing "
+                                     "declared (门清), +1 for no 1 or 9 anywhere (中张)")
+    call_transfer: bool | None = option(None, "呼叫转移: on 杠上炮 the discarder's kong takings go to the "
+                                        "winner instead of back to each payer (unset: the variant's rule, "
+                                        "MIL refunds, Chengdu transfers)")
+    void_suit: Suit | None = option(None, "the player's void suit, for Analyze (Evaluate reads the win "
+                                    "context's void_suit; given both, they must agree)")
+
+    def __post_init__(self) -> None:
+        if self.call_transfer is not None and type(self.call_transfer) is not bool:
+            raise BadOptionError("options.sichuan.call_transfer: expected true, false or unset",
+                                 "options.sichuan.call_transfer")
+        if self.void_suit is not None:
+            suit = _SUIT_LETTERS.get(self.void_suit) if type(self.void_suit) is str else self.void_suit
+            if type(suit) is bool or suit not in (0, 1, 2):
+                raise BadOptionError(f"options.sichuan.void_suit: {self.void_suit!r} is not a suit (m, p or s)",
+                                     "options.sichuan.void_suit")
+            object.__setattr__(self, "void_suit", Suit(suit))
+
+    @property
+    def transfers_kong_money(self) -> bool:
+        """呼叫转移 in force for this hand."""
+        if self.call_transfer is None:
+            return self.variant == Variant.CHENGDU
+        return self.call_transfer
+
+
+DEFAULT_OPTIONS = SichuanOptions()

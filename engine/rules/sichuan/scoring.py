@@ -1,0 +1,221 @@
+"""Scoring a Sichuan win, its payments, its context checks, and the wall's-end value of a ready hand."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import analysis
+from engine.errors import BadContextError, BadMeldError, BadOptionError, ContradictoryContextError
+from engine.hand import ClaimedFrom, Hand, MeldKind, PriorKong, Suit, WinContext, Wind, make_hand
+from engine.results import Analysis, Evaluation, FanHit, Scoring
+from engine.rules.principles import Principles
+from engine.rules.sichuan import payments
+from engine.rules.sichuan.facts import SUITED, Facts, HandFacts, hand_facts
+from engine.rules.sichuan.fans import CHENGDU_ROWS, FIND, MIL_ROWS, TABLE, Occurrence
+from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
+from engine.shapes import Decomposition, ShapeKind, decompositions
+from engine.tiles import suit_of
+
+SHAPES = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS})
+DEALER = Wind.EAST
+_SUIT_NAMES = {Suit.CHARACTERS: "characters", Suit.DOTS: "dots", Suit.BAMBOO: "bamboo"}
+
+# Per variant: the rows to ask, highest first, and the exclusion mechanism over them.
+_ROWS = {Variant.MIL: MIL_ROWS, Variant.CHENGDU: CHENGDU_ROWS}
+_PRINCIPLES = {v: Principles([r for r, _ in rows]) for v, rows in _ROWS.items()}
+_ORDER = {v: [int(r.id) for r, _ in sorted(rows, key=lambda e: (-e[0].value, int(e[0].id)))]
+          for v, rows in _ROWS.items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# Is it a win at all
+
+
+def void_suit(ctx: WinContext | None, opts: SichuanOptions) -> Suit | None:
+    return ctx.void_suit if ctx is not None and ctx.void_suit is not None else opts.void_suit
+
+
+def keeps_void(h: HandFacts, void: Suit | None) -> bool:
+    """缺一门: no tile of the void suit anywhere (standing, melded or the winning tile); with no void
+    suit given, at most two suits."""
+    if void is None:
+        return len(h.suits) <= 2
+    return int(void) not in h.suits
+
+
+def winning_decompositions(hand: Hand, h: HandFacts, void: Suit | None) -> list[Decomposition]:
+    if not keeps_void(h, void):
+        return []
+    return [d for d in decompositions(hand, True) if d.kind in SHAPES]
+
+
+# ---------------------------------------------------------------------------------------------
+# Fans, value, payments
+
+
+def _fan_hit(fid: int, occs: list[Occurrence], f: Facts) -> FanHit:
+    sets = tuple(sorted({i for o in occs for i in o}))
+    tiles = tuple(t for i in sets for t in f.sets[i].tiles)
+    return FanHit(TABLE.def_by_id[fid], len(occs), sets, tiles)
+
+
+def score_decomposition(f: Facts) -> tuple[Scoring, int]:
+    """The scoring of one decomposition and its uncapped fan total."""
+    variant = f.opts.variant
+    raw: dict[int, list[Occurrence]] = {}
+    for fid in _ORDER[variant]:
+        occs = FIND[fid](f)
+        if occs:
+            raw[fid] = occs
+    counted = _PRINCIPLES[variant].apply(raw)
+    hits = sorted((_fan_hit(fid, occs, f) for fid, occs in counted.items()), key=lambda h: (-h.fan.points, h.fan.id))
+    uncapped = sum(h.points for h in hits)
+    cap = f.opts.fan_cap
+    first_turn = (f.ctx.heavenly or f.ctx.earthly) and f.opts.heavenly_earthly
+    total = cap if first_turn else min(uncapped, cap)  # MIL: no fan item, the cap itself
+    total = min(total, cap)
+    value = 2 ** total
+    return Scoring(tuple(hits), total, True, f.dec, points=value, payments=settle(f.ctx, f.opts, value)), uncapped
+
+
+def settle(ctx: WinContext, opts: SichuanOptions, value: int) -> tuple[tuple[int, int], ...]:
+    """Every seat's signed change for this win, (seat wind, amount), East first (see payments.py)."""
+    winner = ctx.seat_wind
+    discarder = None if ctx.self_drawn else payments.seat_from(winner, ctx.discarded_by)
+    supplier = None
+    if ctx.prior_kong == PriorKong.EXPOSED and discarder is not None:
+        supplier = payments.seat_from(discarder, ctx.prior_kong_claimed_from)
+    rows = payments.win_payments(
+        winner=winner, value=value, self_drawn=ctx.self_drawn,
+        add_base=opts.self_draw == SelfDraw.ADD_BASE, discarder=discarder, seats_out=ctx.seats_out,
+        kong=ctx.prior_kong, kong_declarer=discarder, kong_supplier=supplier,
+        kong_to_winner=ctx.after_kong_discard and opts.transfers_kong_money)
+    return tuple((int(seat), amount) for seat, amount in rows)
+
+
+def score(hand: Hand, ctx: WinContext, opts: SichuanOptions) -> Evaluation:
+    """Every decomposition scored, best first: the highest capped total, then the highest uncapped,
+    then engine.shapes' order."""
+    h = hand_facts(hand)
+    decs = winning_decompositions(hand, h, void_suit(ctx, opts))
+    if not decs:
+        return Evaluation(False)
+    scored = [score_decomposition(Facts(hand, ctx, opts, d, h)) for d in decs]
+    order = sorted(range(len(scored)), key=lambda i: (-scored[i][0].total, -scored[i][1], i))
+    ranked = [scored[i][0] for i in order]
+    return Evaluation(True, ranked[0], tuple(ranked[1:]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Context checks (beyond engine.hand.validate_context)
+
+
+def check_hand(hand: Hand) -> None:
+    """No chow can be declared (BAD_MELD); the tiles are checked by the rule set's `tiles`."""
+    for i, m in enumerate(hand.melds):
+        if m.kind == MeldKind.CHOW:
+            raise BadMeldError(f"melds[{i}]: sichuan declares pungs and kongs only, not a chow", f"melds[{i}].kind")
+
+
+def _clash(a: str, b: str, why: str) -> None:
+    raise ContradictoryContextError(f"{a} and {b}: {why}", a)
+
+
+def check_context(hand: Hand, ctx: WinContext, opts: SichuanOptions) -> None:
+    check_hand(hand)
+    if opts.void_suit is not None and ctx.void_suit is not None and opts.void_suit != ctx.void_suit:
+        raise BadOptionError(f"options.sichuan.void_suit: {_SUIT_NAMES[opts.void_suit]} differs from "
+                             f"context.void_suit ({_SUIT_NAMES[ctx.void_suit]})", "options.sichuan.void_suit")
+    winner = ctx.seat_wind
+    out = ctx.seats_out
+    if len(set(out)) != len(out):
+        raise BadContextError("seats_out: a seat is listed twice", "seats_out")
+    if winner in out:
+        _clash("seats_out", "seat_wind", "the winner cannot be a seat that has already won")
+    if len(out) > 2:
+        raise ContradictoryContextError("seats_out: once three players have won the round is over", "seats_out")
+    if ctx.self_drawn and ctx.discarded_by != ClaimedFrom.NONE:
+        _clash("discarded_by", "self_drawn", "a self-drawn tile was discarded by no one")
+    if not ctx.self_drawn:
+        if ctx.discarded_by == ClaimedFrom.NONE:
+            raise BadContextError("discarded_by: a win on a discard (or a robbed kong) needs who discarded it",
+                                  "discarded_by")
+        if payments.seat_from(winner, ctx.discarded_by) in out:
+            _clash("discarded_by", "seats_out", "a player who has already won discards no more")
+    if ctx.after_kong_discard:
+        if ctx.self_drawn:
+            _clash("after_kong_discard", "self_drawn", "杠上炮 is a win on a discard")
+        if ctx.robbing_kong:
+            _clash("after_kong_discard", "robbing_kong", "the tile was either discarded or added to a kong")
+    if ctx.prior_kong != PriorKong.NONE:
+        if not (ctx.after_kong_discard or ctx.robbing_kong):
+            _clash("prior_kong", "after_kong_discard",
+                   "a kong's money moves only on 杠上炮 (after_kong_discard) or a robbed kong (robbing_kong)")
+        if ctx.robbing_kong and ctx.prior_kong not in (PriorKong.ADDED, PriorKong.ADDED_LATER):
+            _clash("prior_kong", "robbing_kong", "only an added kong can be robbed")
+    if (ctx.prior_kong == PriorKong.EXPOSED) != (ctx.prior_kong_claimed_from != ClaimedFrom.NONE):
+        raise ContradictoryContextError(
+            "prior_kong_claimed_from: says who discarded an exposed kong's fourth tile, and only that",
+            "prior_kong_claimed_from")
+    if ctx.prior_kong == PriorKong.EXPOSED and not ctx.self_drawn:
+        declarer = payments.seat_from(winner, ctx.discarded_by)
+        if payments.seat_from(declarer, ctx.prior_kong_claimed_from) in out:
+            _clash("prior_kong_claimed_from", "seats_out", "a player who has already won discards no more")
+    first_turn = "heavenly" if ctx.heavenly else ("earthly" if ctx.earthly else "")
+    if first_turn:
+        if hand.melds:
+            raise ContradictoryContextError(f"{first_turn}: a first-turn win has no declared set", first_turn)
+        if ctx.heavenly and winner != DEALER:
+            _clash("heavenly", "seat_wind", "天胡 is the dealer's, who sits East")
+        if ctx.earthly and winner == DEALER:
+            _clash("earthly", "seat_wind", "地胡 is a non-dealer's, and East is the dealer")
+        if ctx.earthly and not ctx.self_drawn:
+            _clash("earthly", "self_drawn", "地胡 is won on a non-dealer's first draw")
+        if ctx.last_wall_tile or ctx.replacement_tile or ctx.after_kong_discard or ctx.robbing_kong:
+            raise ContradictoryContextError(f"{first_turn}: a first-turn win is not on the last tile or "
+                                            "after a kong", first_turn)
+
+
+# ---------------------------------------------------------------------------------------------
+# The wall's end (查大叫)
+
+_WALL_END = WinContext(discarded_by=ClaimedFrom.LEFT)  # a plain win on a discard: no situation fans
+
+
+def wall_end_value(hand: Hand, opts: SichuanOptions, candidates: Sequence[int] = tuple(SUITED)
+                   ) -> tuple[int, tuple[int, ...]]:
+    """For a 13-tile hand: the most any wait would score (Scoring.points of the best decomposition,
+    a plain win on a discard: no self-draw, kong or last-tile fan) and the waits that win under
+    Sichuan. A tile whose four copies the hand already holds is no wait. (0, ()) when not ready.
+    `candidates`: the tiles to try (Analyze passes the shared analysis's waits, a superset of these)."""
+    held = [0] * 27
+    for t in hand.concealed:
+        held[t] += 1
+    for m in hand.melds:
+        for t in m.tiles:
+            held[t] += 1
+    void = opts.void_suit
+    best, waits = 0, []
+    for t in sorted(candidates):
+        if t not in SUITED or held[t] >= 4 or (void is not None and suit_of(t) == int(void)):
+            continue
+        win = make_hand(hand.concealed, hand.melds, t)
+        ev = score(win, _WALL_END, opts)
+        if ev.is_win and ev.best is not None:
+            waits.append(t)
+            best = max(best, ev.best.points)
+    return best, tuple(waits)
+
+
+def analyze(hand: Hand, visible: Sequence[int], opts: SichuanOptions) -> Analysis:
+    """The shared analysis over the 108 tiles; for a 13-tile hand the waits are those that win under
+    Sichuan (void suit kept) and `max_value` the wall's-end value."""
+    check_hand(hand)
+    kinds = SUITED if opts.void_suit is None else frozenset(t for t in SUITED if suit_of(t) != int(opts.void_suit))
+    base = analysis.analyze(hand, visible, tile_kinds=kinds, allow_quad_pairs=True, shapes=SHAPES)
+    if hand.size != 13 or hand.winning_tile is not None:
+        return base
+    value, winning = wall_end_value(hand, opts, [tc.tile for tc in base.waits])
+    waits = tuple(tc for tc in base.waits if tc.tile in winning)
+    return Analysis(base.shanten, base.shanten_by_shape, waits, base.useful_tiles if base.shanten else waits,
+                    base.useful_count if base.shanten else sum(tc.remaining for tc in waits), base.discards, value)

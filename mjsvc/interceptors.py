@@ -1,0 +1,385 @@
+"""What every call of the MahjongEngine service goes through, as grpc.aio server interceptors.
+
+Outermost first (the order `interceptors()` returns them in):
+- `MetricsInterceptor`: go-grpc-prometheus counters and the latency histogram, by method and status code
+  (a cancelled call is CANCELLED; a call that ends with an error is counted under that error's code);
+- `ErrorInterceptor`: parses requests with our own deserializer (an undecodable body is INVALID_ARGUMENT
+  with ErrorInfo, logged as one line), maps EngineError and CallError to statuses with google.rpc details,
+  and an unexpected exception to INTERNAL carrying only a request id (the `x-request-id` the client sent,
+  or a new one), logged with its traceback under that id; answers that are already bytes are sent as they
+  are;
+- `DrainInterceptor`: once the worker drains, a new call is refused with UNAVAILABLE (retryable by the
+  published retry policy) before any work, and the calls in progress are counted so the drain can wait
+  for them;
+- `DeadlineInterceptor`: a call whose deadline has passed does no work; a batch gets its deadline to check
+  between items (`CALL_DEADLINE`); a stream is ended with DEADLINE_EXCEEDED at its next message after it.
+
+Each wraps a method's handler once (the first call) and reuses the wrapped handler after that. Handlers of
+other services (health, reflection) pass through untouched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+from google.protobuf.message import DecodeError, Message
+
+from engine.errors import EngineError
+from mjsvc import metrics
+from mjsvc.errors import INTERNAL, UNAVAILABLE, CallError, Failure
+from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+from mjsvc.service import Deadline, bad_request
+
+log = logging.getLogger("mjsvc.worker")
+
+_SERVICE = pb.DESCRIPTOR.services_by_name["MahjongEngine"]
+SERVICE_NAME = _SERVICE.full_name
+_PREFIX = f"/{SERVICE_NAME}/"
+REQUEST_ID = "x-request-id"
+STREAM_END_WAIT = 0.01  # seconds
+
+# The deadline of the call being handled (None: the client set none), for handlers that work in steps.
+CALL_DEADLINE: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar("call_deadline", default=None)
+
+Handler = Any  # grpc's RpcMethodHandler namedtuple (grpc._utilities.RpcMethodHandler)
+
+
+class Undecodable:
+    """What our deserializer hands the servicer for bytes protobuf cannot parse as the request message."""
+
+    __slots__ = ("type_name", "size")
+
+    def __init__(self, type_name: str, size: int) -> None:
+        self.type_name = type_name
+        self.size = size
+
+
+def deserializer(message_type: type[Message]) -> Callable[[bytes], Any]:
+    """Parse with protobuf; bytes it rejects become an `Undecodable`, never an exception inside gRPC (which
+    would answer UNKNOWN with the exception's type name)."""
+    parse = message_type.FromString
+    name = message_type.DESCRIPTOR.name
+
+    def deserialize(raw: bytes) -> Any:
+        try:
+            return parse(raw)
+        except (DecodeError, RuntimeError, ValueError):
+            return Undecodable(name, len(raw))
+
+    return deserialize
+
+
+def serializer(serialize: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
+    """The generated serializer, except that answers already serialized (cached bytes) go out as they are."""
+
+    def serialize_or_pass(response: Any) -> bytes:
+        return response if type(response) is bytes else serialize(response)
+
+    return serialize_or_pass
+
+
+def request_id(context: grpc.aio.ServicerContext) -> str:
+    for key, value in context.invocation_metadata() or ():
+        if key == REQUEST_ID:
+            return str(value)[:64]
+    return uuid.uuid4().hex[:16]
+
+
+async def abort(context: grpc.aio.ServicerContext, failure: Failure) -> None:
+    status = failure.to_status()
+    await context.abort(status.code, status.details, status.trailing_metadata)
+
+
+class _Wrapping(grpc.aio.ServerInterceptor):
+    """Wraps the handler of each MahjongEngine method once; subclasses say how."""
+
+    def __init__(self) -> None:
+        self._wrapped: dict[str, tuple[Handler, Handler]] = {}
+
+    async def intercept_service(self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],
+                                details: grpc.HandlerCallDetails) -> Handler:
+        handler = await continuation(details)
+        method: str = details.method
+        done = self._wrapped.get(method)
+        if done is not None and done[0] is handler:
+            return done[1]
+        if handler is None or not method.startswith(_PREFIX):
+            return handler
+        name = method[len(_PREFIX):]
+        if handler.unary_unary is not None:
+            out = self.wrap_unary(name, handler)
+        elif handler.stream_stream is not None:
+            out = self.wrap_stream(name, handler)
+        else:
+            out = handler
+        self._wrapped[method] = (handler, out)
+        return out
+
+    def wrap_unary(self, name: str, handler: Handler) -> Handler:
+        return handler
+
+    def wrap_stream(self, name: str, handler: Handler) -> Handler:
+        return handler
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+class MetricsInterceptor(_Wrapping):
+    def wrap_unary(self, name: str, handler: Handler) -> Handler:
+        m = metrics.MethodMetrics("unary", SERVICE_NAME, name)
+        behavior = handler.unary_unary
+
+        async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            t0 = time.perf_counter()
+            m.started.inc()
+            m.received.inc()
+            code = "OK"
+            try:
+                response = await behavior(request, context)
+                m.sent.inc()
+                return response
+            except asyncio.CancelledError:
+                code = "CANCELLED"
+                raise
+            except BaseException:
+                code = _code_name(context)
+                raise
+            finally:
+                m.handled(code).inc()
+                m.seconds.observe(time.perf_counter() - t0)
+
+        return handler._replace(unary_unary=unary)
+
+    def wrap_stream(self, name: str, handler: Handler) -> Handler:
+        m = metrics.MethodMetrics("bidi_stream", SERVICE_NAME, name)
+        behavior = handler.stream_stream
+
+        async def counted(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
+            async for r in requests:
+                m.received.inc()
+                yield r
+
+        async def stream(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            t0 = time.perf_counter()
+            m.started.inc()
+            metrics.open_streams.inc()
+            code = "OK"
+            try:
+                async for response in behavior(counted(requests), context):
+                    yield response
+                    m.sent.inc()
+                # A client's cancel reaches a stream as the end of its requests first, and as the
+                # cancellation of this task a moment later: 10 ms (at the end of a stream, which lives
+                # for a whole game) let it arrive, so a cancelled stream is counted CANCELLED, not OK.
+                await asyncio.sleep(STREAM_END_WAIT)
+            except (asyncio.CancelledError, GeneratorExit):  # the client cancelled or went away
+                code = "CANCELLED"
+                raise
+            except BaseException:
+                code = _code_name(context)
+                raise
+            finally:
+                metrics.open_streams.dec()
+                m.handled(code).inc()
+                m.seconds.observe(time.perf_counter() - t0)
+
+        return handler._replace(stream_stream=stream)
+
+
+def _code_name(context: grpc.aio.ServicerContext, default: str = "UNKNOWN") -> str:
+    """The status an ending call was given (by an abort below), CANCELLED, or `default` when none was set."""
+    if context.cancelled():
+        return "CANCELLED"
+    code = context.code()
+    return code.name if isinstance(code, grpc.StatusCode) else default
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+class ErrorInterceptor(_Wrapping):
+    @staticmethod
+    def _codec(name: str, handler: Handler) -> dict[str, Any]:
+        request_type = getattr(pb, _SERVICE.methods_by_name[name].input_type.name)
+        return {"request_deserializer": deserializer(request_type),
+                "response_serializer": serializer(handler.response_serializer)}
+
+    def wrap_unary(self, name: str, handler: Handler) -> Handler:
+        behavior = handler.unary_unary
+
+        async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            if type(request) is Undecodable:
+                await self._undecodable(name, request, context)
+            try:
+                return await behavior(request, context)
+            except EngineError as err:
+                await abort(context, Failure.from_engine(err))
+            except CallError as err:
+                await abort(context, err.failure)
+            except (asyncio.CancelledError, grpc.aio.AbortError):
+                raise
+            except Exception:
+                await self._internal(name, context)
+
+        return handler._replace(unary_unary=unary, **self._codec(name, handler))
+
+    def wrap_stream(self, name: str, handler: Handler) -> Handler:
+        behavior = handler.stream_stream
+
+        async def stream(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            try:
+                async for response in behavior(requests, context):
+                    yield response
+            except CallError as err:
+                await abort(context, err.failure)
+            except (asyncio.CancelledError, GeneratorExit, grpc.aio.AbortError):
+                raise
+            except Exception:
+                if context.cancelled():  # the client went away while we wrote: not our error
+                    raise asyncio.CancelledError() from None
+                await self._internal(name, context)
+
+        return handler._replace(stream_stream=stream, **self._codec(name, handler))
+
+    @staticmethod
+    async def _undecodable(name: str, request: Undecodable, context: grpc.aio.ServicerContext) -> None:
+        rid = request_id(context)
+        log.warning("request %s: undecodable %s request (%d bytes, not a %s)", rid, name, request.size,
+                    request.type_name)
+        await abort(context, bad_request(request.type_name))
+
+    @staticmethod
+    async def _internal(name: str, context: grpc.aio.ServicerContext) -> None:
+        rid = request_id(context)
+        log.exception("request %s: %s failed", rid, name)
+        await context.abort(grpc.StatusCode.INTERNAL, f"internal error; request id {rid}", ((REQUEST_ID, rid),))
+
+
+def internal_failure(rid: str) -> Failure:
+    return Failure(grpc.StatusCode.INTERNAL, INTERNAL, f"internal error; request id {rid}")
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+class DrainInterceptor(_Wrapping):
+    """Counts the calls in progress; once `start()` is called, refuses new ones with UNAVAILABLE."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.draining = False
+        self.unary_in_progress = 0
+        self.streams_open = 0
+        self.started = 0
+        self.finished = 0
+        self.refused = 0
+        self._unary_idle = asyncio.Event()
+        self._unary_idle.set()
+
+    @property
+    def in_progress(self) -> int:
+        return self.unary_in_progress + self.streams_open
+
+    def start(self) -> None:
+        self.draining = True
+
+    async def wait_unary_idle(self, timeout: float) -> bool:
+        """True when no unary call is in progress (within `timeout` seconds)."""
+        try:
+            await asyncio.wait_for(self._unary_idle.wait(), timeout)
+            return True
+        except TimeoutError:
+            return False
+
+    def _refused(self) -> CallError:
+        self.refused += 1
+        return CallError(Failure(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE,
+                                 "this worker is shutting down; retry (another worker will answer)"))
+
+    def wrap_unary(self, name: str, handler: Handler) -> Handler:
+        behavior = handler.unary_unary
+
+        async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            if self.draining:
+                raise self._refused()
+            self.unary_in_progress += 1
+            self.started += 1
+            self._unary_idle.clear()
+            try:
+                return await behavior(request, context)
+            finally:
+                self.unary_in_progress -= 1
+                self.finished += 1
+                if not self.unary_in_progress:
+                    self._unary_idle.set()
+
+        return handler._replace(unary_unary=unary)
+
+    def wrap_stream(self, name: str, handler: Handler) -> Handler:
+        behavior = handler.stream_stream
+
+        async def stream(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            if self.draining:
+                raise self._refused()
+            self.streams_open += 1
+            self.started += 1
+            try:
+                async for response in behavior(requests, context):
+                    yield response
+            finally:
+                self.streams_open -= 1
+                self.finished += 1
+
+        return handler._replace(stream_stream=stream)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+class DeadlineInterceptor(_Wrapping):
+    def wrap_unary(self, name: str, handler: Handler) -> Handler:
+        behavior = handler.unary_unary
+
+        async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            remaining = context.time_remaining()
+            if remaining is None:
+                return await behavior(request, context)
+            if remaining <= 0:
+                raise Deadline.exceeded()
+            token = CALL_DEADLINE.set(Deadline(remaining))
+            try:
+                return await behavior(request, context)
+            finally:
+                CALL_DEADLINE.reset(token)
+
+        return handler._replace(unary_unary=unary)
+
+    def wrap_stream(self, name: str, handler: Handler) -> Handler:
+        behavior = handler.stream_stream
+
+        async def checked(requests: AsyncIterator[Any], deadline: Deadline) -> AsyncIterator[Any]:
+            async for r in requests:
+                deadline.check()
+                yield r
+
+        async def stream(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            remaining = context.time_remaining()
+            if remaining is not None:
+                requests = checked(requests, Deadline(remaining))
+            async for response in behavior(requests, context):
+                yield response
+
+        return handler._replace(stream_stream=stream)
+
+
+def interceptors() -> tuple[MetricsInterceptor, ErrorInterceptor, DrainInterceptor, DeadlineInterceptor]:
+    """One of each, outermost first (grpc.aio.server(interceptors=...) runs them in this order)."""
+    return MetricsInterceptor(), ErrorInterceptor(), DrainInterceptor(), DeadlineInterceptor()

@@ -1,0 +1,5 @@
+import sys
+
+from mjsvc.loadgen.cli import main
+
+sys.exit(main())

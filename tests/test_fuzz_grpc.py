@@ -1,0 +1,342 @@
+"""Issue 11: the service fuzzed over real gRPC. Hypothesis draws sequences of calls to every RPC (Evaluate,
+Analyze, ListFans, EvaluateBatch, Play), as structured messages (legal winning hands, random hands, random
+melds and contexts, odd rule sets, merged and repeated fields) and as raw bytes (random and mutated), in any
+order over a shared pool of hands, so the same hand goes through Evaluate and Analyze, repeated, cached and
+not.
+
+Checked for every request: the status is never UNKNOWN or INTERNAL; a body protobuf cannot parse is
+INVALID_ARGUMENT / BAD_REQUEST; every request protobuf can parse gets exactly what `mjsvc batch --cache-size
+0` (a separate process with no cache, fed the parsed request as JSON) answers, response or error reason and
+field; and at the end the server has restarted no worker and logged no error. A few thousand requests in
+`make test`; `make test-slow` sends 100,000 and writes the figures to bench/results/fuzz.json.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import pytest
+from google.protobuf import json_format
+from google.protobuf.message import DecodeError, Message
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from server_harness import ROOT, ServerProcess
+
+from bench.mcr_cases import cases
+from mjsvc.convert import hand_to_proto
+from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+from mjsvc.launcher import clean_env, console_script
+
+pytestmark = pytest.mark.integration
+
+SERVICE = "mahjong.v1.MahjongEngine"
+FAST_EXAMPLES = int(os.environ.get("MJSVC_FUZZ_EXAMPLES", "130"))  # x ~18 requests each
+SLOW_REQUESTS = 100_000
+RESULTS = ROOT / "bench" / "results" / "fuzz.json"
+
+
+# ---------------------------------------------------------------------------------------------
+# The reference: `mjsvc batch --cache-size 0`, one line in, one line out
+
+
+class BatchReference:
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([str(console_script()), "batch", "--cache-size", "0"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, cwd=tempfile.gettempdir(), env=clean_env())
+
+    def answer(self, method: str, request: Message) -> dict[str, Any]:
+        line = json.dumps({"method": method, "request": json_format.MessageToDict(request)})
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        return dict(json.loads(self.proc.stdout.readline()))
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(30)
+
+
+def as_dict(msg: Message) -> dict[str, Any]:
+    return json_format.MessageToDict(msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# What to send
+
+CTX_FLAGS = ("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile")
+
+
+def _context(ctx: Any) -> pb.WinContext:
+    out = pb.WinContext(seat_wind=int(ctx.seat_wind) + 1, prevalent_wind=int(ctx.prevalent_wind) + 1,
+                        flowers=ctx.flowers)
+    for f in CTX_FLAGS:
+        setattr(out, f, getattr(ctx, f))
+    return out
+
+
+def _pool() -> tuple[list[pb.EvaluateRequest], list[pb.Hand]]:
+    wins = [pb.EvaluateRequest(hand=hand_to_proto(c.hand.concealed, c.hand.melds, c.hand.winning_tile),
+                               context=_context(c.ctx)) for c in cases(80, seed=11)]
+    rng = random.Random(11)
+    hands = [w.hand for w in wins]
+    for _ in range(40):  # random 13- and 14-tile hands, no melds
+        wall = [t for t in range(34) for _ in range(4)]
+        rng.shuffle(wall)
+        hands.append(hand_to_proto(wall[: rng.choice((13, 14))]))
+    return wins, hands
+
+
+WINS, HANDS = _pool()
+
+tile_values = st.one_of(st.integers(1, 34), st.integers(0, 40))
+raw_tiles = st.lists(tile_values, max_size=20)
+rule_sets = st.sampled_from(["", "mcr", "mcr", "mcr2p", "MCR", "riichi", "nope", "x" * 40])
+melds = st.builds(pb.Meld, kind=st.integers(0, 4), tiles=st.lists(st.integers(1, 34), min_size=3, max_size=4),
+                  concealed=st.booleans(), claimed_from=st.integers(0, 4))
+random_hands = st.builds(pb.Hand, concealed=raw_tiles, melds=st.lists(melds, max_size=2),
+                         winning_tile=st.integers(0, 36))
+hands = st.one_of(st.sampled_from(HANDS), st.sampled_from(HANDS), random_hands)
+contexts = st.builds(pb.WinContext, self_drawn=st.booleans(), last_of_kind=st.booleans(),
+                     robbing_kong=st.booleans(), seat_wind=st.integers(0, 6), prevalent_wind=st.integers(0, 5),
+                     flowers=st.integers(0, 9), heavenly=st.booleans(), riichi=st.booleans(),
+                     dora_indicators=st.lists(st.integers(0, 35), max_size=3))
+options = st.one_of(st.just(pb.RuleOptions()), st.builds(pb.RuleOptions, riichi=st.builds(pb.RiichiOptions)))
+
+
+def _evaluate_from_pool(i: int, flip_self_drawn: bool) -> pb.EvaluateRequest:
+    req = pb.EvaluateRequest()
+    req.CopyFrom(WINS[i % len(WINS)])
+    if flip_self_drawn:
+        req.context.self_drawn = not req.context.self_drawn
+    return req
+
+
+evaluates = st.one_of(
+    st.builds(_evaluate_from_pool, st.integers(0, len(WINS) - 1), st.booleans()),
+    st.builds(pb.EvaluateRequest, rule_set=rule_sets, hand=hands, context=contexts, options=options),
+    st.builds(pb.EvaluateRequest, hand=hands),  # the same bytes as an AnalyzeRequest of the same hand
+)
+analyzes = st.one_of(
+    st.builds(pb.AnalyzeRequest, hand=hands),
+    st.builds(pb.AnalyzeRequest, rule_set=rule_sets, hand=hands, visible=raw_tiles, options=options),
+    st.builds(pb.AnalyzeRequest, hand=st.sampled_from(HANDS), visible=st.lists(st.integers(1, 34), max_size=150)),
+)
+list_fans = st.builds(pb.ListFansRequest, rule_set=rule_sets)
+REQUEST_TYPES = {"Evaluate": pb.EvaluateRequest, "Analyze": pb.AnalyzeRequest, "ListFans": pb.ListFansRequest,
+                 "EvaluateBatch": pb.EvaluateBatchRequest}
+
+
+def _mutate(data: bytes, pos: int, byte: int) -> bytes:
+    if not data:
+        return bytes([byte])
+    pos %= len(data)
+    return data[:pos] + bytes([byte]) + data[pos + 1:]
+
+
+def raw(messages: st.SearchStrategy[Message]) -> st.SearchStrategy[bytes]:
+    """Bytes: a message serialized, two concatenated (protobuf merges them), one byte changed, or noise."""
+    ser = messages.map(lambda m: m.SerializeToString())
+    return st.one_of(
+        ser,
+        st.tuples(ser, ser).map(b"".join),
+        st.tuples(ser, st.integers(0, 10_000), st.integers(0, 255)).map(lambda t: _mutate(*t)),
+        st.binary(max_size=40),
+    )
+
+
+def _play(pair: tuple[str, Message], pid: str) -> pb.PlayRequest:
+    kind, msg = pair
+    out = pb.PlayRequest(id=pid)
+    if kind == "evaluate":
+        out.evaluate.CopyFrom(msg)
+    elif kind == "analyze":
+        out.analyze.CopyFrom(msg)
+    return out
+
+
+play_messages = st.builds(_play, st.one_of(st.tuples(st.just("evaluate"), evaluates),
+                                           st.tuples(st.just("analyze"), analyzes),
+                                           st.tuples(st.just("none"), st.just(pb.EvaluateRequest()))),
+                          st.text(max_size=8))
+calls = st.one_of(
+    st.tuples(st.just("Evaluate"), st.one_of(evaluates, raw(evaluates))),
+    st.tuples(st.just("Analyze"), st.one_of(analyzes, raw(analyzes))),
+    st.tuples(st.just("ListFans"), st.one_of(list_fans, raw(list_fans))),
+    st.tuples(st.just("EvaluateBatch"), st.one_of(st.builds(pb.EvaluateBatchRequest,
+                                                            requests=st.lists(evaluates, max_size=6)),
+                                                  raw(st.builds(pb.EvaluateBatchRequest,
+                                                                requests=st.lists(evaluates, max_size=3))))),
+    st.tuples(st.just("Play"), st.lists(st.one_of(play_messages, raw(play_messages)), min_size=1, max_size=6)),
+)
+sequences = st.lists(calls, min_size=8, max_size=30)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sending and checking
+
+
+class Fuzzer:
+    def __init__(self, address: str) -> None:
+        self.channel = grpc.insecure_channel(address)
+        self.reference = BatchReference()
+        self.sent: Counter[str] = Counter()  # requests per RPC (Play: messages)
+        self.outcomes: Counter[str] = Counter()  # "RPC CODE" (Play messages: their error code or OK)
+        self.compared = 0
+        self.undecodable = 0
+
+    def close(self) -> None:
+        self.reference.close()
+        self.channel.close()
+
+    def unary(self, method: str, body: Message | bytes) -> None:
+        raw_body = body if isinstance(body, bytes) else body.SerializeToString()
+        call = self.channel.unary_unary(f"/{SERVICE}/{method}")
+        self.sent[method] += 1
+        try:
+            answer: bytes | None = call(raw_body, timeout=30)
+            code, reason, field = "OK", "", ""
+        except grpc.RpcError as err:
+            answer = None
+            code = err.code().name  # type: ignore[attr-defined]
+            reason, field = _details(err)
+        self.outcomes[f"{method} {code}"] += 1
+        assert code not in ("UNKNOWN", "INTERNAL"), (method, raw_body, code)
+        parsed = _parse(REQUEST_TYPES[method], raw_body)
+        if parsed is None:
+            self.undecodable += 1
+            assert (code, reason) == ("INVALID_ARGUMENT", "BAD_REQUEST"), (method, raw_body, code, reason)
+            return
+        expected = self.reference.answer(method, parsed)
+        self.compared += 1
+        if "response" in expected:
+            assert answer is not None, (method, parsed, code, reason, expected)
+            assert as_dict(type(_response(method)).FromString(answer)) == expected["response"], (method, parsed)
+        else:
+            err = expected["error"]
+            assert (code, reason, field) == (err["code"], err["reason"], err.get("field", "")), (method, parsed)
+
+    def play(self, messages: list[Message | bytes]) -> None:
+        bodies = [m if isinstance(m, bytes) else m.SerializeToString() for m in messages]
+        call = self.channel.stream_stream(f"/{SERVICE}/Play")
+        self.sent["Play"] += len(bodies)
+        answers = [pb.PlayResponse.FromString(a) for a in call(iter(bodies), timeout=30)]  # parses: valid UTF-8
+        assert len(answers) == len(bodies)
+        for body, answer in zip(bodies, answers, strict=True):
+            kind = answer.WhichOneof("response")
+            code = answer.error.code if kind == "error" else "OK"
+            self.outcomes[f"Play {code}"] += 1
+            assert code not in ("UNKNOWN", "INTERNAL"), (body, answer)
+            req = _parse(pb.PlayRequest, body)
+            if req is None:
+                self.undecodable += 1
+                assert (answer.error.reason, answer.id) == ("BAD_REQUEST", ""), (body, answer)
+                continue
+            which = req.WhichOneof("request")
+            if which is None:
+                assert answer.error.reason == "BAD_REQUEST" and answer.id == req.id
+                continue
+            method = "Evaluate" if which == "evaluate" else "Analyze"
+            expected = self.reference.answer(method, getattr(req, which))
+            self.compared += 1
+            assert answer.id == req.id
+            if "response" in expected:
+                assert kind == which, (req, answer)
+                assert as_dict(getattr(answer, which)) == expected["response"], req
+            else:
+                err = expected["error"]
+                field = err.get("field", "")
+                assert (answer.error.code, answer.error.reason, answer.error.field) == (
+                    err["code"], err["reason"], f"{which}.{field}" if field else ""), (req, answer)
+
+    def run(self, sequence: list[tuple[str, Any]]) -> None:
+        for method, body in sequence:
+            if method == "Play":
+                self.play(body)
+            else:
+                self.unary(method, body)
+
+    def figures(self) -> dict[str, Any]:
+        return {"requests_per_rpc": dict(sorted(self.sent.items())), "total": sum(self.sent.values()),
+                "outcomes": dict(sorted(self.outcomes.items())), "compared_with_batch": self.compared,
+                "undecodable": self.undecodable}
+
+
+def _response(method: str) -> Message:
+    return {"Evaluate": pb.EvaluateResponse(), "Analyze": pb.AnalyzeResponse(), "ListFans": pb.ListFansResponse(),
+            "EvaluateBatch": pb.EvaluateBatchResponse()}[method]
+
+
+def _parse(cls: type[Message], body: bytes) -> Message | None:
+    try:
+        return cls.FromString(body)
+    except (DecodeError, RuntimeError, ValueError):
+        return None
+
+
+def _details(err: grpc.RpcError) -> tuple[str, str]:
+    status = rpc_status.from_call(err)  # type: ignore[arg-type]
+    if status is None or not status.details:
+        return "", ""
+    info = error_details_pb2.ErrorInfo()
+    status.details[0].Unpack(info)
+    return info.reason, info.metadata.get("field", "")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[ServerProcess]:
+    with ServerProcess("--stream-rate", "0", workers=2) as srv:
+        yield srv
+
+
+def _check_server(server: ServerProcess) -> None:
+    assert server.metric("mjsvc_worker_restarts_total") == 0
+    log = server.log()
+    assert " ERROR " not in log and "Traceback" not in log, log[-3000:]
+    assert server.metric("grpc_server_handled_total", grpc_code="Unknown") == 0
+    assert server.metric("grpc_server_handled_total", grpc_code="Internal") == 0
+
+
+def _fuzz(server: ServerProcess, examples: int) -> dict[str, Any]:
+    fuzzer = Fuzzer(server.address)
+    try:
+        # No shrinking: over a live server it takes minutes; the failing sequence is printed as drawn.
+        @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+                  suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
+        @given(sequences)
+        def run(sequence: list[tuple[str, Any]]) -> None:
+            fuzzer.run(sequence)
+
+        run()
+        return fuzzer.figures()
+    finally:
+        fuzzer.close()
+
+
+def test_fuzz_every_rpc(server: ServerProcess) -> None:
+    figures = _fuzz(server, FAST_EXAMPLES)
+    print(json.dumps(figures))  # the figures, for `pytest -s`
+    assert figures["total"] >= 2000 and figures["compared_with_batch"] >= 1000, figures
+    assert all(figures["requests_per_rpc"].get(m, 0) > 100 for m in ("Evaluate", "Analyze", "ListFans",
+                                                                     "EvaluateBatch", "Play")), figures
+    _check_server(server)
+
+
+@pytest.mark.slow
+def test_fuzz_100000_requests(server: ServerProcess) -> None:
+    figures = _fuzz(server, SLOW_REQUESTS // 17)
+    _check_server(server)
+    figures["workers"] = 2
+    figures["worker_restarts"] = server.metric("mjsvc_worker_restarts_total")
+    RESULTS.write_text(json.dumps(figures, indent=1) + "\n")
+    assert figures["total"] >= SLOW_REQUESTS * 0.9, figures
