@@ -320,9 +320,11 @@ def build_parser() -> argparse.ArgumentParser:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:FLAGS]",
                        help="a declared meld, e.g. chow:123m, pung:EEE:from=across, kong:5555p:concealed")
-        p.add_argument("--rule-set", default="mcr", help="rule set: mcr (default), mcr2p, riichi, sichuan, hk, guangdong")
+        p.add_argument("--rule-set", default="mcr",
+                       help="rule set: mcr (default), mcr2p, riichi, sichuan, hk, guangdong")
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                       help="a rule option, e.g. open_tanyao=false (riichi), fan_cap=3 (sichuan), ghosts=P (guangdong)")
+                       help="a rule option, e.g. open_tanyao=false (riichi), fan_cap=3 (sichuan), "
+                       "ghosts=P (guangdong)")
 
     a = sub.add_parser("analyze", help="shanten, waits and useful tiles (13 tiles) or discard advice (14 tiles)",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
