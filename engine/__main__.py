@@ -8,6 +8,8 @@
     python -m engine score "11m22m" --win 1m --meld pung:555m --meld pung:777p --meld pung:999p \
         --rule-set sichuan --seat S --discarded-by left --void-suit s --option fan_cap=3
     python -m engine analyze "1122334455667m" --rule-set sichuan
+    python -m engine score "123m456m11mSSSCC" --win C --rule-set hk --seat W --discarded-by across \
+        --flower-tiles summer --option limit=10 --option points_table=doubling
 
 Tiles: suit groups `123m456p789s`, honours as `1z`-`7z` (E S W N white green red) or the letters
 E S W N C F P (C red, F green, P white).
@@ -23,6 +25,8 @@ Melds (`--meld`, repeatable): KIND:TILES[:FLAG,FLAG...]
 Rule options (`--option NAME=VALUE`, repeatable): the rule set's options by name, e.g. for sichuan
 variant=1|2 (MIL, Chengdu), fan_cap=3|4, heavenly_earthly=true|false, self_draw=1|2|3 (add base,
 add fan, no bonus), concealed_simples=true|false, call_transfer=true|false, void_suit=m|p|s.
+For hk: min_faan, limit, points_table, payment, self_draw_double, flowers; an enum option also takes its
+value's name (points_table=doubling, payment=discarder_pays_all).
 
 Bad input prints the error code and message on stderr and exits with status 2.
 """
@@ -33,10 +37,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from engine import api
+from engine import api, rules
 from engine.errors import BadContextError, BadMeldError, BadOptionError, EngineError
 from engine.hand import (
     ClaimedFrom,
+    Flower,
     Hand,
     Meld,
     MeldKind,
@@ -165,9 +170,10 @@ def format_analysis(hand: Hand, result: Analysis) -> str:
 
 def _scoring_lines(s: Scoring) -> list[str]:
     lines = [f"  as {s.decomposition}"]
-    if s.points:
+    riichi = bool(s.han or s.yakuman)  # _han_fu_lines says value and payments for han-and-fu rule sets
+    if s.points and not riichi:
         lines.append(f"  value {s.points}")
-    if s.payments:
+    if s.payments and not riichi:
         paid = [f"{Wind(seat).name.title()} {amount:+d}" for seat, amount in s.payments]
         lines.append("  payments: " + ", ".join(paid))
     for hit in s.fans:
@@ -185,27 +191,29 @@ def _han_fu_lines(s: Scoring) -> list[str]:
     return lines
 
 
-def format_evaluation(hand: Hand, ctx: WinContext, result: Evaluation, show_all: bool) -> str:
+def format_evaluation(hand: Hand, ctx: WinContext, result: Evaluation, show_all: bool, unit: str = "points") -> str:
     flags = [name for name in ("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
                                "heavenly", "earthly", "ready_declared", "heavenly_ready", "riichi", "double_riichi",
                                "ippatsu") if getattr(ctx, name)]
     lines = [f"Hand: {hand}" + (f" (red {format_tiles(hand.red_fives)})" if hand.red_fives else ""),
              f"Seat {Wind(ctx.seat_wind).name.title()}, prevalent {Wind(ctx.prevalent_wind).name.title()}, "
-             f"{ctx.flowers} flower(s)" + (f"; {', '.join(flags)}" if flags else "")]
+             f"{ctx.flowers or len(ctx.flower_tiles)} flower(s)" + (f"; {', '.join(flags)}" if flags else "")]
+    if ctx.flower_tiles:
+        lines[-1] += " (" + ", ".join(f.name.lower() for f in ctx.flower_tiles) + ")"
     if not result.is_win or result.best is None:
         why = f": {result.best.reason}" if result.best is not None and result.best.reason else "."
         lines.append(f"Not a winning hand{why}")
         return "\n".join(lines)
     best = result.best
     below = "" if best.meets_minimum else " (below the minimum: not a legal win)"
-    if best.payments:
+    if best.han or best.yakuman:
         lines += _han_fu_lines(best)
     else:
-        lines.append(f"Total: {best.total} points{below}")
+        lines.append(f"Total: {best.total} {unit}{below}")
     lines += _scoring_lines(best)
     if show_all:
         for alt in result.alternatives:
-            lines.append(f"Alternative: {alt.total} points")
+            lines.append(f"Alternative: {alt.total} {unit}")
             lines += _scoring_lines(alt)
     elif result.alternatives:
         lines.append(f"({len(result.alternatives)} other decomposition(s) score no more; --all shows them)")
@@ -247,8 +255,22 @@ def cmd_score(args: argparse.Namespace) -> str:
         after_kong_discard=args.after_kong_discard,
         seats_out=tuple(parse_wind(w, "seats_out") for w in args.seats_out.split(",") if w.strip()),
         prior_kong=_prior_kong(args.prior_kong),
-        prior_kong_claimed_from=parse_seat(args.prior_kong_from, "prior_kong_claimed_from"))
-    return format_evaluation(hand, ctx, api.evaluate(hand, ctx, args.rule_set, parse_options(args.option)), args.all)
+        prior_kong_claimed_from=parse_seat(args.prior_kong_from, "prior_kong_claimed_from"),
+        flower_tiles=parse_flowers(args.flower_tiles))
+    result = api.evaluate(hand, ctx, args.rule_set, parse_options(args.option))
+    return format_evaluation(hand, ctx, result, args.all, rules.get(args.rule_set).table.unit)
+
+
+def parse_flowers(text: str) -> tuple[Flower, ...]:
+    """Comma-separated flower names (plum, orchid, chrysanthemum, bamboo, spring, summer, autumn, winter)."""
+    out = []
+    for name in (n.strip() for n in text.split(",") if n.strip()):
+        try:
+            out.append(Flower[name.upper()])
+        except KeyError:
+            names = ", ".join(f.name.lower() for f in Flower)
+            raise BadContextError(f"flower_tiles: {name!r} is not a flower ({names})", "flower_tiles") from None
+    return tuple(out)
 
 
 def parse_options(texts: Sequence[str]) -> dict[str, object] | None:
@@ -287,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:FLAGS]",
                        help="a declared meld, e.g. chow:123m, pung:EEE:from=across, kong:5555p:concealed")
-        p.add_argument("--rule-set", default="mcr", help="rule set: mcr (default), mcr2p, riichi, sichuan")
+        p.add_argument("--rule-set", default="mcr", help="rule set: mcr (default), mcr2p, riichi, sichuan, hk")
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                        help="a rule option, e.g. open_tanyao=false (riichi), fan_cap=3 (sichuan)")
 
@@ -306,6 +328,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seat", default="E", help="seat wind E S W N (default E)")
     s.add_argument("--prevalent", default="E", help="prevalent wind E S W N (default E)")
     s.add_argument("--flowers", type=int, default=0, help="flower tiles 0-8")
+    s.add_argument("--flower-tiles", default="", metavar="NAMES",
+                   help="which flowers, e.g. plum,summer (hk: the seat's own and complete groups score)")
     s.add_argument("--last-of-kind", action="store_true", help="the last copy of the winning tile")
     s.add_argument("--replacement", action="store_true", help="won on the replacement tile after a kong")
     s.add_argument("--robbing", action="store_true", help="won by robbing a kong")

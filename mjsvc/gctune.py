@@ -94,6 +94,12 @@ async def keep_frozen(stop: asyncio.Event, interval: float = 5.0, full_every: fl
             last_full = time.monotonic()
             log.info("full collection: %d objects freed in %.1f ms", freed, (time.perf_counter() - started) * 1e3)
         else:
+            # What died since the last freeze goes first: the cycles of finished calls (gRPC's interceptor
+            # chain, an aborted call's exception and frames, with the request they hold) reach the oldest
+            # generation while the call runs, and frozen they would stay until the next full collection
+            # (a worker under hostile traffic grew by ~20 MB a minute that way, issue 11). Only objects
+            # created since the last freeze are walked.
+            gc.collect()
             gc.freeze()
 
 
