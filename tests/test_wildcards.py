@@ -263,7 +263,7 @@ def part_best(key: tuple[int, ...], x: int) -> tuple[int, ...]:
     """The engine's group vector of the part, best over every assignment of exactly x wildcards to its
     kinds (one kind plus an assignment of x - 1: every assignment is walked, what repeats is shared)."""
     if x == 0:
-        return analysis._vector(key)
+        return analysis._vector_dfs(key)
     subs = [part_best(key[:r] + (key[r] + 1,) + key[r + 1:], x - 1) for r in range(len(key))]
     return tuple(max(v) for v in zip(*subs, strict=True))
 
@@ -282,7 +282,7 @@ def enumerated_vectors(key: tuple[int, ...], j: int) -> tuple[tuple[int, ...], .
             c = list(key)
             for r in a:
                 c[r] += 1
-            v = analysis._vector(tuple(c))
+            v = analysis._vector_dfs(tuple(c))
             best = list(v) if best is None else [max(p, q) for p, q in zip(best, v, strict=True)]
         assert best is not None
         rows.append(tuple(best))
