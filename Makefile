@@ -12,10 +12,10 @@ NATIVE := $(VENV)/.native
 ENGINE_SRC := $(shell find engine -name '*.py')
 # The engine's own tests, run a second time on its Python source (same answers in both forms).
 PURE_TESTS := tests/test_build.py tests/test_tiles_hand.py tests/test_shapes.py tests/test_mcr_fans.py \
-	tests/test_mcr_memo.py tests/test_mcr_oracle.py tests/test_mcr2p.py tests/test_analysis.py tests/test_model.py \
-	tests/test_riichi.py tests/test_riichi_majiang.py
+	tests/test_mcr_memo.py tests/test_mcr_oracle.py tests/test_mcr2p.py tests/test_analysis.py tests/test_sichuan.py tests/test_model.py \
+	tests/test_riichi.py tests/test_riichi_majiang.py tests/test_hk_rules.py tests/test_guangdong.py
 
-.PHONY: run test test-readme test-slow lint bench loadtest soak proto clean setup
+.PHONY: run test test-readme test-slow lint bench loadtest soak proto clean setup web qt
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -46,6 +46,16 @@ proto: $(GEN)
 
 run: setup
 	$(BIN)/mjsvc serve
+
+# The playground page (clients/web/dist, npm packages from the committed lock) and `mjsvc web` in front of
+# a server already running on 127.0.0.1:50051; open http://127.0.0.1:8080/.
+web: setup
+	cd clients/web && npm ci --no-audit --no-fund && npm run build
+	$(BIN)/mjsvc web --playground clients/web/dist
+
+# The Qt client sample (needs the Debian packages named in clients/qt/CMakeLists.txt), built in build/qt.
+qt:
+	cmake -S clients/qt -B build/qt && cmake --build build/qt -j2
 
 test: setup
 	$(BIN)/ruff check .

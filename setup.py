@@ -35,11 +35,13 @@ HERE = Path(__file__).resolve().parent
 # whatever a caller passes (a compiled signature would raise TypeError before the check could name the
 # field); errors.py (mypyc does not keep its classes' class attributes); the CLI, the front door
 # (api.py) and package __init__s; the fan tables (rules/model.py and each rule set's catalogue: data built
-# once at import, with IntEnum ids and dataclass rows that compiled code reads as plain ints and objects).
+# once at import, with IntEnum ids and dataclass rows that compiled code reads as plain ints and objects;
+# hk: fans.py, and options.py whose options dataclass extends the interpreted model).
 COMPILED = [
     "engine/shapes.py",
     "engine/results.py",
     "engine/analysis.py",
+    "engine/wildcards.py",
     "engine/rules/principles.py",
     "engine/rules/mcr/facts.py",
     "engine/rules/mcr/predicates.py",
@@ -49,8 +51,15 @@ COMPILED = [
     "engine/rules/riichi/fu.py",
     "engine/rules/riichi/payments.py",
     "engine/rules/riichi/scoring.py",
+    "engine/rules/sichuan/facts.py",
+    "engine/rules/sichuan/fans.py",
+    "engine/rules/sichuan/payments.py",
+    "engine/rules/sichuan/scoring.py",
     "engine/tables/format.py",
     "engine/tables/loader.py",
+    "engine/rules/hk/facts.py",
+    "engine/rules/hk/predicates.py",
+    "engine/rules/hk/scoring.py",
 ]
 TABLES = Path("engine") / "tables" / "suits.bin"
 

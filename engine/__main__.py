@@ -8,6 +8,11 @@
     python -m engine score "11m22m" --win 1m --meld pung:555m --meld pung:777p --meld pung:999p \
         --rule-set sichuan --seat S --discarded-by left --void-suit s --option fan_cap=3
     python -m engine analyze "1122334455667m" --rule-set sichuan
+    python -m engine score "123m456m11mSSSCC" --win C --rule-set hk --seat W --discarded-by across \
+        --flower-tiles summer --option limit=10 --option points_table=doubling
+    python -m engine score "13m46p789s999sEEP" --win P --self-drawn --rule-set guangdong --option ghosts=P \
+        --horses 1m5pS
+    python -m engine analyze "13m46p789s999sEEP" --rule-set guangdong --option ghosts=P
 
 Tiles: suit groups `123m456p789s`, honours as `1z`-`7z` (E S W N white green red) or the letters
 E S W N C F P (C red, F green, P white).
@@ -23,6 +28,10 @@ Melds (`--meld`, repeatable): KIND:TILES[:FLAG,FLAG...]
 Rule options (`--option NAME=VALUE`, repeatable): the rule set's options by name, e.g. for sichuan
 variant=1|2 (MIL, Chengdu), fan_cap=3|4, heavenly_earthly=true|false, self_draw=1|2|3 (add base,
 add fan, no bonus), concealed_simples=true|false, call_transfer=true|false, void_suit=m|p|s.
+For hk: min_faan, limit, points_table, payment, self_draw_double, flowers; an enum option also takes its
+value's name (points_table=doubling, payment=discarder_pays_all).
+For guangdong: a list of tiles for ghosts (ghosts=P, ghosts=5m6m); see engine/rules/guangdong/options.py
+for the rest (seven_pairs, self_draw_only, players, horse_start=1|2 ...).
 
 Bad input prints the error code and message on stderr and exits with status 2.
 """
@@ -33,10 +42,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from engine import api
+from engine import api, rules
 from engine.errors import BadContextError, BadMeldError, BadOptionError, EngineError
 from engine.hand import (
     ClaimedFrom,
+    Flower,
     Hand,
     Meld,
     MeldKind,
@@ -52,6 +62,7 @@ from engine.results import Analysis, Evaluation, Scoring, TileCount
 from engine.shapes import ShapeKind
 from engine.tiles import format_tile, format_tiles, parse_tile, parse_tiles
 
+_TILE_OPTIONS = ("ghosts",)  # options whose value is a list of tiles
 _KINDS = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG}
 _SEATS = {"left": ClaimedFrom.LEFT, "across": ClaimedFrom.ACROSS, "right": ClaimedFrom.RIGHT}
 _WINDS = {"e": Wind.EAST, "east": Wind.EAST, "s": Wind.SOUTH, "south": Wind.SOUTH, "w": Wind.WEST,
@@ -165,9 +176,10 @@ def format_analysis(hand: Hand, result: Analysis) -> str:
 
 def _scoring_lines(s: Scoring) -> list[str]:
     lines = [f"  as {s.decomposition}"]
-    if s.points:
+    riichi = bool(s.han or s.yakuman)  # _han_fu_lines says value and payments for han-and-fu rule sets
+    if s.points and not riichi:
         lines.append(f"  value {s.points}")
-    if s.payments:
+    if s.payments and not riichi:
         paid = [f"{Wind(seat).name.title()} {amount:+d}" for seat, amount in s.payments]
         lines.append("  payments: " + ", ".join(paid))
     for hit in s.fans:
@@ -185,27 +197,29 @@ def _han_fu_lines(s: Scoring) -> list[str]:
     return lines
 
 
-def format_evaluation(hand: Hand, ctx: WinContext, result: Evaluation, show_all: bool) -> str:
+def format_evaluation(hand: Hand, ctx: WinContext, result: Evaluation, show_all: bool, unit: str = "points") -> str:
     flags = [name for name in ("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
                                "heavenly", "earthly", "ready_declared", "heavenly_ready", "riichi", "double_riichi",
                                "ippatsu") if getattr(ctx, name)]
     lines = [f"Hand: {hand}" + (f" (red {format_tiles(hand.red_fives)})" if hand.red_fives else ""),
              f"Seat {Wind(ctx.seat_wind).name.title()}, prevalent {Wind(ctx.prevalent_wind).name.title()}, "
-             f"{ctx.flowers} flower(s)" + (f"; {', '.join(flags)}" if flags else "")]
+             f"{ctx.flowers or len(ctx.flower_tiles)} flower(s)" + (f"; {', '.join(flags)}" if flags else "")]
+    if ctx.flower_tiles:
+        lines[-1] += " (" + ", ".join(f.name.lower() for f in ctx.flower_tiles) + ")"
     if not result.is_win or result.best is None:
         why = f": {result.best.reason}" if result.best is not None and result.best.reason else "."
         lines.append(f"Not a winning hand{why}")
         return "\n".join(lines)
     best = result.best
     below = "" if best.meets_minimum else " (below the minimum: not a legal win)"
-    if best.payments:
+    if best.han or best.yakuman:
         lines += _han_fu_lines(best)
     else:
-        lines.append(f"Total: {best.total} points{below}")
+        lines.append(f"Total: {best.total} {unit}{below}")
     lines += _scoring_lines(best)
     if show_all:
         for alt in result.alternatives:
-            lines.append(f"Alternative: {alt.total} points")
+            lines.append(f"Alternative: {alt.total} {unit}")
             lines += _scoring_lines(alt)
     elif result.alternatives:
         lines.append(f"({len(result.alternatives)} other decomposition(s) score no more; --all shows them)")
@@ -247,8 +261,25 @@ def cmd_score(args: argparse.Namespace) -> str:
         after_kong_discard=args.after_kong_discard,
         seats_out=tuple(parse_wind(w, "seats_out") for w in args.seats_out.split(",") if w.strip()),
         prior_kong=_prior_kong(args.prior_kong),
-        prior_kong_claimed_from=parse_seat(args.prior_kong_from, "prior_kong_claimed_from"))
-    return format_evaluation(hand, ctx, api.evaluate(hand, ctx, args.rule_set, parse_options(args.option)), args.all)
+        prior_kong_claimed_from=parse_seat(args.prior_kong_from, "prior_kong_claimed_from"),
+        flower_tiles=parse_flowers(args.flower_tiles),
+        follow_dealer=args.follow_dealer,
+        horse_tiles=tuple(parse_tiles(args.horses, "horse_tiles")) if args.horses else (),
+        kong_fed_by=parse_seat(args.kong_fed_by, "kong_fed_by"))
+    result = api.evaluate(hand, ctx, args.rule_set, parse_options(args.option))
+    return format_evaluation(hand, ctx, result, args.all, rules.get(args.rule_set).table.unit)
+
+
+def parse_flowers(text: str) -> tuple[Flower, ...]:
+    """Comma-separated flower names (plum, orchid, chrysanthemum, bamboo, spring, summer, autumn, winter)."""
+    out = []
+    for name in (n.strip() for n in text.split(",") if n.strip()):
+        try:
+            out.append(Flower[name.upper()])
+        except KeyError:
+            names = ", ".join(f.name.lower() for f in Flower)
+            raise BadContextError(f"flower_tiles: {name!r} is not a flower ({names})", "flower_tiles") from None
+    return tuple(out)
 
 
 def parse_options(texts: Sequence[str]) -> dict[str, object] | None:
@@ -266,6 +297,8 @@ def parse_options(texts: Sequence[str]) -> dict[str, object] | None:
             value = False
         elif low.lstrip("-").isdigit():
             value = int(low)
+        elif name.strip() in _TILE_OPTIONS:  # a list of tiles (guangdong's ghosts=P)
+            value = tuple(parse_tiles(raw, f"options.{name.strip()}"))
         out[name.strip()] = value
     return out or None
 
@@ -287,9 +320,11 @@ def build_parser() -> argparse.ArgumentParser:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:FLAGS]",
                        help="a declared meld, e.g. chow:123m, pung:EEE:from=across, kong:5555p:concealed")
-        p.add_argument("--rule-set", default="mcr", help="rule set: mcr (default), mcr2p, riichi, sichuan")
+        p.add_argument("--rule-set", default="mcr",
+                       help="rule set: mcr (default), mcr2p, riichi, sichuan, hk, guangdong")
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                       help="a rule option, e.g. open_tanyao=false (riichi), fan_cap=3 (sichuan)")
+                       help="a rule option, e.g. open_tanyao=false (riichi), fan_cap=3 (sichuan), "
+                       "ghosts=P (guangdong)")
 
     a = sub.add_parser("analyze", help="shanten, waits and useful tiles (13 tiles) or discard advice (14 tiles)",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -306,6 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seat", default="E", help="seat wind E S W N (default E)")
     s.add_argument("--prevalent", default="E", help="prevalent wind E S W N (default E)")
     s.add_argument("--flowers", type=int, default=0, help="flower tiles 0-8")
+    s.add_argument("--flower-tiles", default="", metavar="NAMES",
+                   help="which flowers, e.g. plum,summer (hk: the seat's own and complete groups score)")
     s.add_argument("--last-of-kind", action="store_true", help="the last copy of the winning tile")
     s.add_argument("--replacement", action="store_true", help="won on the replacement tile after a kong")
     s.add_argument("--robbing", action="store_true", help="won by robbing a kong")
@@ -329,6 +366,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--prior-kong", default="", help="sichuan: the kong whose money moves: " + ", ".join(_PRIOR_KONGS))
     s.add_argument("--prior-kong-from", default="", help="sichuan: an exposed prior kong's fourth tile came "
                    "from (left, across, right of its declarer)")
+    s.add_argument("--follow-dealer", action="store_true", help="guangdong: 跟庄, all followed the dealer's "
+                   "first discard")
+    s.add_argument("--horses", default="", help="guangdong: the horse tiles drawn (买马), e.g. 1m5pS")
+    s.add_argument("--kong-fed-by", default="", help="guangdong: who discarded the fourth tile of the kong a "
+                   "replacement-tile win follows (left, across, right)")
     s.add_argument("--all", action="store_true", help="also show the other decompositions")
     common(s)
     s.set_defaults(run=cmd_score)

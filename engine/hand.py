@@ -45,6 +45,28 @@ class Wind(IntEnum):
     NORTH = 3
 
 
+class Flower(IntEnum):
+    """The eight bonus tiles: flowers 1-4 (梅兰菊竹) then seasons 1-4 (春夏秋冬). Number n of either
+    group (value % 4) belongs to the seat wind of the same number (East 1 ... North 4)."""
+
+    PLUM = 0
+    ORCHID = 1
+    CHRYSANTHEMUM = 2
+    BAMBOO = 3
+    SPRING = 4
+    SUMMER = 5
+    AUTUMN = 6
+    WINTER = 7
+
+    @property
+    def seat(self) -> Wind:
+        return Wind(self % 4)
+
+    @property
+    def is_season(self) -> bool:
+        return self >= Flower.SPRING
+
+
 class Suit(IntEnum):
     """The three suits, numbered as `engine.tiles.suit_of` numbers them."""
 
@@ -257,7 +279,8 @@ class WinContext:
 
     Each rule set reads only the fields it declares; the others are ignored (heavenly/earthly/
     ready_declared/heavenly_ready: mcr2p; riichi ... riichi_sticks: Riichi; void_suit,
-    after_kong_discard, seats_out, prior_kong, prior_kong_claimed_from: Sichuan).
+    after_kong_discard, seats_out, prior_kong, prior_kong_claimed_from: Sichuan;
+    flower_tiles: hk; follow_dealer, horse_tiles, kong_fed_by: Guangdong).
     """
 
     self_drawn: bool = False
@@ -288,6 +311,12 @@ class WinContext:
     seats_out: tuple[Wind, ...] = ()
     prior_kong: PriorKong = PriorKong.NONE
     prior_kong_claimed_from: ClaimedFrom = ClaimedFrom.NONE  # EXPOSED: from whom, seen from the kong's declarer
+    # Hong Kong: which flowers the winner holds (the count alone cannot tell the seat's flowers)
+    flower_tiles: tuple[Flower, ...] = ()
+    # Guangdong 推倒胡
+    follow_dealer: bool = False  # 跟庄: the other players all followed the dealer's first discard
+    horse_tiles: tuple[int, ...] = ()  # 买马: the horse tiles drawn for this win
+    kong_fed_by: ClaimedFrom = ClaimedFrom.NONE  # 杠爆: who discarded the fourth tile of the kong just declared
     extra: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -297,6 +326,11 @@ class WinContext:
             value = getattr(self, name)
             if type(value) is int and 0 <= value <= 3:
                 object.__setattr__(self, name, Wind(value))
+        flowers = self.flower_tiles
+        if flowers and any(type(f) is int for f in flowers):
+            # flowers given as their numbers 0-7 become Flowers; anything else is validate_context's to report
+            object.__setattr__(self, "flower_tiles", tuple(
+                Flower(f) if type(f) is int and 0 <= f < NUM_FLOWERS else f for f in flowers))
 
 
 _FLAGS = ("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile", "heavenly",
@@ -320,6 +354,8 @@ def validate_context(ctx: WinContext, hand: Hand) -> WinContext:
                 raise BadContextError(f"{name}: expected true or false, got {value!r}", name)
     if type(flowers) is not int or not 0 <= flowers <= NUM_FLOWERS:
         raise BadContextError(f"flowers: {ctx.flowers!r} is out of range 0..{NUM_FLOWERS}", "flowers")
+    if ctx.flower_tiles:
+        _check_flower_tiles(ctx.flower_tiles)
     # Every check below needs one of these flags; the usual context sets none of them.
     if not (ctx.replacement_tile or ctx.robbing_kong or ctx.heavenly or ctx.earthly or ctx.heavenly_ready
             or ctx.last_of_kind):
@@ -358,6 +394,18 @@ def validate_context(ctx: WinContext, hand: Hand) -> WinContext:
                 f"last_of_kind: {format_tile(win)} is also in the concealed tiles, so three copies are not shown",
                 "last_of_kind")
     return ctx
+
+
+def _check_flower_tiles(flower_tiles: tuple[Flower, ...]) -> None:
+    seen: set[Flower] = set()
+    for i, f in enumerate(flower_tiles):
+        if type(f) is not Flower:
+            raise BadContextError(f"flower_tiles[{i}]: {f!r} is not a flower (0-7: plum, orchid, chrysanthemum, "
+                                  "bamboo, spring, summer, autumn, winter)", "flower_tiles")
+        if f in seen:
+            raise BadContextError(f"flower_tiles[{i}]: {f.name.lower()} is given twice; each flower exists once",
+                                  "flower_tiles")
+        seen.add(f)
 
 
 def _clash(a: str, b: str, why: str) -> None:

@@ -18,6 +18,7 @@ SUBCOMMANDS: dict[str, str] = {
     "serve": "mjsvc.serve",
     "batch": "mjsvc.batch",
     "loadgen": "mjsvc.loadgen",
+    "web": "mjsvc.web",
 }
 
 

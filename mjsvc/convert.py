@@ -16,6 +16,7 @@ from typing import Any
 from engine.errors import BadContextError, BadMeldError, BadOptionError, BadTileError, EngineError
 from engine.hand import (
     ClaimedFrom,
+    Flower,
     Hand,
     Meld,
     MeldKind,
@@ -29,7 +30,7 @@ from engine.hand import (
 )
 from engine.results import Analysis, DiscardOption, Evaluation, FanDef, FanHit, Scoring, TileCount
 from engine.shapes import Decomposition, ShapeKind, TileSet
-from engine.tiles import NUM_KINDS
+from engine.tiles import NUM_FLOWERS, NUM_KINDS
 from mjsvc.errors import qualify
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.wire import int_field, message_field
@@ -139,6 +140,10 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
         seats_out=tuple(_wind(w, f"{field}.seats_out") for w in msg.seats_out),
         prior_kong=_prior_kong(msg.prior_kong, f"{field}.prior_kong"),
         prior_kong_claimed_from=_claimed_from(msg.prior_kong_claimed_from, f"{field}.prior_kong_claimed_from"),
+        flower_tiles=_flowers(msg.flower_tiles, f"{field}.flower_tiles") if msg.flower_tiles else (),
+        follow_dealer=msg.follow_dealer,
+        horse_tiles=tuple(tiles_from_proto(msg.horse_tiles, f"{field}.horse_tiles")),
+        kong_fed_by=_claimed_from(msg.kong_fed_by, f"{field}.kong_fed_by"),
     )
 
 
@@ -147,6 +152,19 @@ def _prior_kong(value: int, field: str) -> PriorKong:
     if value not in (0, 1, 2, 3, 4):
         raise BadContextError(f"{field}: {value} is not a SichuanKong value", field)
     return PriorKong(value)
+
+
+def _flowers(values: Iterable[int], field: str) -> tuple[Flower, ...]:
+    """Proto Flower values (1-8) as engine Flowers (0-7); FLOWER_UNSPECIFIED and unknown values are BAD_CONTEXT.
+    Repeats are the engine's to report (validate_context)."""
+    out = []
+    for i, v in enumerate(values):
+        if not 1 <= v <= NUM_FLOWERS:
+            what = "FLOWER_UNSPECIFIED" if v == 0 else str(v)
+            raise BadContextError(f"{field}[{i}]: {what} is not a flower (FLOWER_PLUM ... FLOWER_WINTER)",
+                                  f"{field}[{i}]")
+        out.append(Flower(v - 1))
+    return tuple(out)
 
 
 def options_from_proto(rule_set: str, msg: pb.RuleOptions | None, field: str = "options") -> dict[str, Any] | None:
@@ -171,11 +189,13 @@ def options_from_proto(rule_set: str, msg: pb.RuleOptions | None, field: str = "
 
 def _option_value(rule_set: str, name: str, value: Any, field: str) -> Any:
     """An option's wire value in engine terms: enums that share the engine's numbers pass as they are;
-    the few that are offset (a Suit) are converted here, the one place that knows the wire."""
+    the few that are offset (a Suit, tiles) are converted here, the one place that knows the wire."""
     if (rule_set, name) == ("sichuan", "void_suit"):  # Suit: engine suit + 1
         if value not in (1, 2, 3):
             raise BadOptionError(f"{field}: {value} is not a Suit value", field)
         return Suit(value - 1)
+    if (rule_set, name) == ("guangdong", "ghosts"):  # Tile: engine index + 1
+        return tuple(tiles_from_proto(value, field))
     return value
 
 
@@ -265,7 +285,8 @@ def _tiles(tiles: Sequence[int]) -> list[Any]:
 
 
 def _tile_set(s: TileSet) -> pb.TileSet:
-    out = pb.TileSet(kind=_enum(s.kind), tiles=_tiles(s.tiles), concealed=s.concealed)
+    """`tiles` as held (a wildcard as the tile it is), `wild_as` the kind each wildcard stood for."""
+    out = pb.TileSet(kind=_enum(s.kind), tiles=_tiles(s.held), concealed=s.concealed, wild_as=_tiles(s.wild_as))
     if s.meld_index is not None:
         out.meld_index = s.meld_index
     if s.win_offset is not None:

@@ -43,6 +43,7 @@ LIMITS: dict[str, int] = {
     "WinContext.dora_indicators": 10,  # Riichi: at most 5 (four kongs)
     "WinContext.ura_dora_indicators": 10,
     "WinContext.seats_out": 4,
+    "WinContext.flower_tiles": 8,  # Hong Kong: the eight flowers, each at most once
     "GuangdongOptions.ghosts": 34,
 }
 DEFAULT_REPEATED = 34  # a repeated field not named above: one element per tile kind

@@ -28,6 +28,7 @@ from engine.hand import (
 from engine.rules.sichuan.fans import Fan
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
 from engine.rules.sichuan.payments import seat_from
+from engine.shapes import ShapeKind
 from engine.tiles import parse_tile, parse_tiles
 
 E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH
@@ -332,6 +333,9 @@ def test_max_value() -> None:
     # 1122m and three pungs: waits 1m (all pungs) and 2m (all pungs)
     a = analyze("11m22m", pung("5m"), pung("7p"), pung("9p"))
     assert {t.tile for t in a.waits} == {parse_tile("1m"), parse_tile("2m")}
+    assert {shape for shape, _ in a.shanten_by_shape} == {ShapeKind.STANDARD}  # melds: no seven pairs
+    assert {shape for shape, _ in analyze("1122334455667m").shanten_by_shape} == {ShapeKind.STANDARD,
+                                                                                 ShapeKind.SEVEN_PAIRS}
     assert a.max_value == 2  # all pungs, 1 fan (MIL's golden wait needs the pair, not the pung)
     # a full-flush seven-pairs wait with a root: 2 + 2 + 1 = 5, capped at 4
     assert analyze("1122334455667m").max_value == 16

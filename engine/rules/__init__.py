@@ -16,6 +16,8 @@ _PACKAGES = {
     "mcr2p": "engine.rules.mcr2p",
     "riichi": "engine.rules.riichi",
     "sichuan": "engine.rules.sichuan",
+    "hk": "engine.rules.hk",
+    "guangdong": "engine.rules.guangdong",
 }
 DEFAULT = "mcr"
 

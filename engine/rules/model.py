@@ -180,11 +180,14 @@ class Options:
                 if type(value) is not int:
                     raise BadOptionError(f"{where}: expected an integer, got {value!r}", where)
             elif isinstance(default, Enum):
+                enum = type(default)
                 try:
-                    value = type(default)(value)
+                    # a member's value, or its name in any case (the command line's points_table=doubling)
+                    value = enum[value.upper()] if isinstance(value, str) and value.upper() in enum.__members__ \
+                        else enum(value)
                 except ValueError:
-                    raise BadOptionError(f"{where}: {value!r} is not one of "
-                                         f"{', '.join(str(m.value) for m in type(default))}", where) from None
+                    names = ", ".join(f"{m.value} ({m.name.lower()})" for m in enum)
+                    raise BadOptionError(f"{where}: {value!r} is not one of {names}", where) from None
             choices = f.metadata.get("choices", ())
             if choices and value not in choices:
                 raise BadOptionError(f"{where}: {value!r} is not one of {', '.join(map(str, choices))}", where)

@@ -58,8 +58,9 @@ def check_context(hand: Hand, ctx: WinContext, options: RiichiOptions) -> None:
         for name in ("riichi", "double_riichi", "ippatsu"):
             if type(getattr(ctx, name)) is not bool:
                 raise BadContextError(f"{name}: expected true or false, got {getattr(ctx, name)!r}", name)
-    if ctx.flowers:
-        raise BadContextError(f"flowers: Riichi is played without flowers, got {ctx.flowers}", "flowers")
+    if ctx.flowers or ctx.flower_tiles:
+        name = "flowers" if ctx.flowers else "flower_tiles"
+        raise BadContextError(f"{name}: Riichi is played without flowers", name)
     honba, sticks = ctx.honba, ctx.riichi_sticks
     if type(honba) is not int or type(sticks) is not int or not (0 <= honba <= MAX_COUNTERS
                                                                  and 0 <= sticks <= MAX_COUNTERS):
@@ -124,8 +125,8 @@ RULE_SET = RuleSet(
     shapes=SHAPES,
     options_type=RiichiOptions,
     context_fields=("self_drawn", "replacement_tile", "robbing_kong", "last_wall_tile", "seat_wind",
-                    "prevalent_wind", "flowers", "heavenly", "earthly", "riichi", "double_riichi", "ippatsu",
-                    "dora_indicators", "ura_dora_indicators", "honba", "riichi_sticks", "discarded_by"),
+                    "prevalent_wind", "flowers", "flower_tiles", "heavenly", "earthly", "riichi", "double_riichi",
+                    "ippatsu", "dora_indicators", "ura_dora_indicators", "honba", "riichi_sticks", "discarded_by"),
     minimum=1,
     score=evaluate,
     check_context=check_context,
