@@ -243,8 +243,8 @@ class Gateway:
                                       f"bad grpc-timeout {request.headers['grpc-timeout'][:20]!r}")
             timeout = min(asked, timeout)
         assert self._channel is not None
-        method: Any = self._channel.unary_unary(path)  # bytes in, bytes out: no serializers, so untyped
-        call = method(data[0].payload, timeout=timeout, metadata=_metadata(request))
+        unary: Any = self._channel.unary_unary(path)  # bytes in, bytes out: no serializers, so untyped
+        call = unary(data[0].payload, timeout=timeout, metadata=_metadata(request))
         try:
             answer = await call
             return CallResult(grpc.StatusCode.OK.value[0], "", tuple(await call.initial_metadata() or ()), answer,
