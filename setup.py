@@ -41,6 +41,7 @@ COMPILED = [
     "engine/shapes.py",
     "engine/results.py",
     "engine/analysis.py",
+    "engine/wildcards.py",
     "engine/rules/principles.py",
     "engine/rules/mcr/facts.py",
     "engine/rules/mcr/predicates.py",

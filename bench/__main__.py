@@ -80,15 +80,20 @@ def main(argv: list[str] | None = None) -> int:
     if not modules:
         print(f"no op module matches {args.only!r}", file=sys.stderr)
         return 2
+    notes: list[str] = []
     for module in modules:
         rows.extend(module.rows(args.n, args.seed))
         targets.extend(getattr(module, "TARGETS", ()))
+        if hasattr(module, "notes"):  # figures that are not timings (table sizes)
+            notes.extend(module.notes())
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
     print(engine_form())
     print(table(rows))
     for line in target_lines(rows, targets):
+        print(line)
+    for line in notes:
         print(line)
     return 0
 

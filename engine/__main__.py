@@ -10,6 +10,9 @@
     python -m engine analyze "1122334455667m" --rule-set sichuan
     python -m engine score "123m456m11mSSSCC" --win C --rule-set hk --seat W --discarded-by across \
         --flower-tiles summer --option limit=10 --option points_table=doubling
+    python -m engine score "13m46p789s999sEEP" --win P --self-drawn --rule-set guangdong --option ghosts=P \
+        --horses 1m5pS
+    python -m engine analyze "13m46p789s999sEEP" --rule-set guangdong --option ghosts=P
 
 Tiles: suit groups `123m456p789s`, honours as `1z`-`7z` (E S W N white green red) or the letters
 E S W N C F P (C red, F green, P white).
@@ -27,6 +30,8 @@ variant=1|2 (MIL, Chengdu), fan_cap=3|4, heavenly_earthly=true|false, self_draw=
 add fan, no bonus), concealed_simples=true|false, call_transfer=true|false, void_suit=m|p|s.
 For hk: min_faan, limit, points_table, payment, self_draw_double, flowers; an enum option also takes its
 value's name (points_table=doubling, payment=discarder_pays_all).
+For guangdong: a list of tiles for ghosts (ghosts=P, ghosts=5m6m); see engine/rules/guangdong/options.py
+for the rest (seven_pairs, self_draw_only, players, horse_start=1|2 ...).
 
 Bad input prints the error code and message on stderr and exits with status 2.
 """
@@ -57,6 +62,7 @@ from engine.results import Analysis, Evaluation, Scoring, TileCount
 from engine.shapes import ShapeKind
 from engine.tiles import format_tile, format_tiles, parse_tile, parse_tiles
 
+_TILE_OPTIONS = ("ghosts",)  # options whose value is a list of tiles
 _KINDS = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG}
 _SEATS = {"left": ClaimedFrom.LEFT, "across": ClaimedFrom.ACROSS, "right": ClaimedFrom.RIGHT}
 _WINDS = {"e": Wind.EAST, "east": Wind.EAST, "s": Wind.SOUTH, "south": Wind.SOUTH, "w": Wind.WEST,
@@ -256,7 +262,10 @@ def cmd_score(args: argparse.Namespace) -> str:
         seats_out=tuple(parse_wind(w, "seats_out") for w in args.seats_out.split(",") if w.strip()),
         prior_kong=_prior_kong(args.prior_kong),
         prior_kong_claimed_from=parse_seat(args.prior_kong_from, "prior_kong_claimed_from"),
-        flower_tiles=parse_flowers(args.flower_tiles))
+        flower_tiles=parse_flowers(args.flower_tiles),
+        follow_dealer=args.follow_dealer,
+        horse_tiles=tuple(parse_tiles(args.horses, "horse_tiles")) if args.horses else (),
+        kong_fed_by=parse_seat(args.kong_fed_by, "kong_fed_by"))
     result = api.evaluate(hand, ctx, args.rule_set, parse_options(args.option))
     return format_evaluation(hand, ctx, result, args.all, rules.get(args.rule_set).table.unit)
 
@@ -288,6 +297,8 @@ def parse_options(texts: Sequence[str]) -> dict[str, object] | None:
             value = False
         elif low.lstrip("-").isdigit():
             value = int(low)
+        elif name.strip() in _TILE_OPTIONS:  # a list of tiles (guangdong's ghosts=P)
+            value = tuple(parse_tiles(raw, f"options.{name.strip()}"))
         out[name.strip()] = value
     return out or None
 
@@ -309,9 +320,11 @@ def build_parser() -> argparse.ArgumentParser:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--meld", action="append", default=[], metavar="KIND:TILES[:FLAGS]",
                        help="a declared meld, e.g. chow:123m, pung:EEE:from=across, kong:5555p:concealed")
-        p.add_argument("--rule-set", default="mcr", help="rule set: mcr (default), mcr2p, riichi, sichuan, hk")
+        p.add_argument("--rule-set", default="mcr",
+                       help="rule set: mcr (default), mcr2p, riichi, sichuan, hk, guangdong")
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                       help="a rule option, e.g. open_tanyao=false (riichi), fan_cap=3 (sichuan)")
+                       help="a rule option, e.g. open_tanyao=false (riichi), fan_cap=3 (sichuan), "
+                       "ghosts=P (guangdong)")
 
     a = sub.add_parser("analyze", help="shanten, waits and useful tiles (13 tiles) or discard advice (14 tiles)",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -353,6 +366,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--prior-kong", default="", help="sichuan: the kong whose money moves: " + ", ".join(_PRIOR_KONGS))
     s.add_argument("--prior-kong-from", default="", help="sichuan: an exposed prior kong's fourth tile came "
                    "from (left, across, right of its declarer)")
+    s.add_argument("--follow-dealer", action="store_true", help="guangdong: 跟庄, all followed the dealer's "
+                   "first discard")
+    s.add_argument("--horses", default="", help="guangdong: the horse tiles drawn (买马), e.g. 1m5pS")
+    s.add_argument("--kong-fed-by", default="", help="guangdong: who discarded the fourth tile of the kong a "
+                   "replacement-tile win follows (left, across, right)")
     s.add_argument("--all", action="store_true", help="also show the other decompositions")
     common(s)
     s.set_defaults(run=cmd_score)

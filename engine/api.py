@@ -39,7 +39,7 @@ def analyze(hand: Hand, visible: Sequence[int] = (), rule_set: str = "", options
     opts = rs.options(options)  # checked, so a bad option is the same error whatever the method
     rs.check_tiles(hand)
     check_tiles(visible, "visible")
-    if rs.analyze is not None:
+    if rs.analyze is not None:  # the rule set's own Analyze (guangdong: ghosts as wildcards)
         return rs.analyze(hand, visible, opts)
     shapes = None if rs.shapes == ALL_SHAPES else rs.shapes
     return analysis.analyze(hand, visible, tile_kinds=rs.tiles, allow_quad_pairs=rs.allow_quad_pairs, shapes=shapes)

@@ -280,7 +280,7 @@ class WinContext:
     Each rule set reads only the fields it declares; the others are ignored (heavenly/earthly/
     ready_declared/heavenly_ready: mcr2p; riichi ... riichi_sticks: Riichi; void_suit,
     after_kong_discard, seats_out, prior_kong, prior_kong_claimed_from: Sichuan;
-    flower_tiles: hk).
+    flower_tiles: hk; follow_dealer, horse_tiles, kong_fed_by: Guangdong).
     """
 
     self_drawn: bool = False
@@ -313,6 +313,10 @@ class WinContext:
     prior_kong_claimed_from: ClaimedFrom = ClaimedFrom.NONE  # EXPOSED: from whom, seen from the kong's declarer
     # Hong Kong: which flowers the winner holds (the count alone cannot tell the seat's flowers)
     flower_tiles: tuple[Flower, ...] = ()
+    # Guangdong 推倒胡
+    follow_dealer: bool = False  # 跟庄: the other players all followed the dealer's first discard
+    horse_tiles: tuple[int, ...] = ()  # 买马: the horse tiles drawn for this win
+    kong_fed_by: ClaimedFrom = ClaimedFrom.NONE  # 杠爆: who discarded the fourth tile of the kong just declared
     extra: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:

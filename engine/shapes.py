@@ -64,6 +64,9 @@ class TileSet(Value):
     `win_offset`: where the winning tile sits in this set (0 = lowest tile), None if not here.
     Whether a concealed pung completed by a discard still counts as concealed is the rule
     set's call; the shape only records the facts.
+    Wildcards (`engine.wildcards`): `wild` holds the wildcard tiles placed in this set as the tiles
+    they are, `wild_as` the kind each stood for (same order); `tiles` is the set they make, `held`
+    the tiles as held.
     """
 
     kind: SetKind
@@ -71,6 +74,8 @@ class TileSet(Value):
     concealed: bool = True
     meld_index: int | None = None
     win_offset: int | None = None
+    wild: tuple[int, ...] = ()
+    wild_as: tuple[int, ...] = ()
 
     def __init__(
         self,
@@ -79,12 +84,30 @@ class TileSet(Value):
         concealed: bool = True,
         meld_index: int | None = None,
         win_offset: int | None = None,
+        wild: tuple[int, ...] = (),
+        wild_as: tuple[int, ...] = (),
     ) -> None:
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "first", first)
         object.__setattr__(self, "concealed", concealed)
         object.__setattr__(self, "meld_index", meld_index)
         object.__setattr__(self, "win_offset", win_offset)
+        object.__setattr__(self, "wild", wild)
+        object.__setattr__(self, "wild_as", wild_as)
+
+    @property
+    def held(self) -> tuple[int, ...]:
+        """The tiles as held: each wildcard in place of a tile of the kind it stood for (the last such)."""
+        tiles = self.tiles
+        if not self.wild:
+            return tiles
+        out = list(tiles)
+        used: set[int] = set()
+        for w, a in zip(self.wild, self.wild_as, strict=True):
+            pos = max(i for i, t in enumerate(tiles) if t == a and i not in used)
+            used.add(pos)
+            out[pos] = w
+        return tuple(out)
 
     @property
     def tiles(self) -> tuple[int, ...]:
@@ -100,7 +123,9 @@ class TileSet(Value):
     def __str__(self) -> str:
         mark = "" if self.concealed else "*"
         win = "" if self.win_offset is None else "!"
-        return f"{self.kind.name.lower()} {format_tiles(self.tiles)}{mark}{win}"
+        wild = "".join(f" {format_tiles((w,))}={format_tiles((a,))}" for w, a in zip(self.wild, self.wild_as,
+                                                                                   strict=True))
+        return f"{self.kind.name.lower()} {format_tiles(self.tiles)}{mark}{win}{wild}"
 
 
 @dataclass(frozen=True, slots=True, init=False)

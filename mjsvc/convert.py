@@ -141,6 +141,9 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
         prior_kong=_prior_kong(msg.prior_kong, f"{field}.prior_kong"),
         prior_kong_claimed_from=_claimed_from(msg.prior_kong_claimed_from, f"{field}.prior_kong_claimed_from"),
         flower_tiles=_flowers(msg.flower_tiles, f"{field}.flower_tiles") if msg.flower_tiles else (),
+        follow_dealer=msg.follow_dealer,
+        horse_tiles=tuple(tiles_from_proto(msg.horse_tiles, f"{field}.horse_tiles")),
+        kong_fed_by=_claimed_from(msg.kong_fed_by, f"{field}.kong_fed_by"),
     )
 
 
@@ -186,11 +189,13 @@ def options_from_proto(rule_set: str, msg: pb.RuleOptions | None, field: str = "
 
 def _option_value(rule_set: str, name: str, value: Any, field: str) -> Any:
     """An option's wire value in engine terms: enums that share the engine's numbers pass as they are;
-    the few that are offset (a Suit) are converted here, the one place that knows the wire."""
+    the few that are offset (a Suit, tiles) are converted here, the one place that knows the wire."""
     if (rule_set, name) == ("sichuan", "void_suit"):  # Suit: engine suit + 1
         if value not in (1, 2, 3):
             raise BadOptionError(f"{field}: {value} is not a Suit value", field)
         return Suit(value - 1)
+    if (rule_set, name) == ("guangdong", "ghosts"):  # Tile: engine index + 1
+        return tuple(tiles_from_proto(value, field))
     return value
 
 
@@ -280,7 +285,8 @@ def _tiles(tiles: Sequence[int]) -> list[Any]:
 
 
 def _tile_set(s: TileSet) -> pb.TileSet:
-    out = pb.TileSet(kind=_enum(s.kind), tiles=_tiles(s.tiles), concealed=s.concealed)
+    """`tiles` as held (a wildcard as the tile it is), `wild_as` the kind each wildcard stood for."""
+    out = pb.TileSet(kind=_enum(s.kind), tiles=_tiles(s.held), concealed=s.concealed, wild_as=_tiles(s.wild_as))
     if s.meld_index is not None:
         out.meld_index = s.meld_index
     if s.win_offset is not None:

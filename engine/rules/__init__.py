@@ -17,6 +17,7 @@ _PACKAGES = {
     "riichi": "engine.rules.riichi",
     "sichuan": "engine.rules.sichuan",
     "hk": "engine.rules.hk",
+    "guangdong": "engine.rules.guangdong",
 }
 DEFAULT = "mcr"
 

@@ -20,7 +20,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import grpc
 from grpc_health.v1.health_pb2 import HealthCheckRequest, HealthCheckResponse
@@ -243,8 +242,9 @@ class Gateway:
                                       f"bad grpc-timeout {request.headers['grpc-timeout'][:20]!r}")
             timeout = min(asked, timeout)
         assert self._channel is not None
-        unary: Any = self._channel.unary_unary(path)  # bytes in, bytes out: no serializers, so untyped
-        call = unary(data[0].payload, timeout=timeout, metadata=_metadata(request))
+        forward: grpc.aio.UnaryUnaryMultiCallable[bytes, bytes] = self._channel.unary_unary(path)  # bytes in, out
+        call: grpc.aio.UnaryUnaryCall[bytes, bytes] = forward(data[0].payload, timeout=timeout,
+                                                              metadata=_metadata(request))
         try:
             answer = await call
             return CallResult(grpc.StatusCode.OK.value[0], "", tuple(await call.initial_metadata() or ()), answer,

@@ -1,0 +1,49 @@
+"""guangdong: Guangdong 推倒胡 ("push down and win"), with ghost tiles (鬼牌) as wildcards.
+
+The hand: 136 tiles (option `honors` off: 108, an honour anywhere is BAD_TILE naming the field). Pungs
+and kongs may be declared, a chow only with `chow_melds` (BAD_MELD otherwise). Any complete hand wins
+(鸡胡): four sets and a pair, seven pairs (a four of a kind counts as two pairs; option), thirteen
+orphans (option); the ghosts (`ghosts`: the wild kinds; empty, white, red, or the one or two kinds after
+a flipped indicator: the client names them) stand for any tile, their own kind included, even a fifth
+copy (engine.wildcards); with `four_ghosts_win` four ghosts in hand win whatever the rest.
+
+Wins only by self-draw or robbing a kong unless `self_draw_only` is off (a discard win asked for while
+it is on is CONTRADICTORY_CONTEXT naming context.self_drawn). Multipliers: 无鬼 x2, 七对 x2, 杠上开花
+x2 (or x1), 四鬼胡牌 x1 (or x2); 抢杠全包 and 杠爆全包 decide who pays; horses (买马, the drawn tiles in
+WinContext.horse_tiles) naming the winner's seat add the hand's points once more each; 跟庄
+(WinContext.follow_dealer) has the dealer pay everyone. `Scoring.total` is the multiple
+(multipliers x (1 + horses hit)), `Scoring.points` = base_points x total, `Scoring.payments` every
+seat's change (payments.py). Options, defaults and the rule sheets they follow: options.py.
+
+Rulings: a ghost inside a declared meld is its own kind (only concealed ghosts are wild), but it is
+held, so the hand is not 无鬼; a drawn ghost as winning tile is wild; 四鬼胡牌 scores whenever four
+ghosts are concealed (and wins on its own only with four_ghosts_win); a four-ghost win whose other
+tiles make no shape is listed with the melds as sets and every concealed tile in `knitted`.
+Every decomposition scores the same except seven pairs, so the best is a seven-pairs reading where
+there is one (x2).
+"""
+
+from __future__ import annotations
+
+from engine.rules.guangdong.fans import TABLE
+from engine.rules.guangdong.options import GuangdongOptions
+from engine.rules.guangdong.scoring import SHAPES, analyze, check_context, score
+from engine.rules.model import ALL_TILES, RuleSet
+
+CONTEXT_FIELDS = ("self_drawn", "replacement_tile", "robbing_kong", "seat_wind", "discarded_by", "follow_dealer",
+                  "horse_tiles", "kong_fed_by")
+
+RULE_SET = RuleSet(
+    name="guangdong",
+    title="Guangdong 推倒胡",
+    table=TABLE,
+    tiles=ALL_TILES,
+    shapes=SHAPES,
+    options_type=GuangdongOptions,
+    context_fields=CONTEXT_FIELDS,
+    minimum=0,
+    score=score,
+    check_context=check_context,
+    allow_quad_pairs=True,
+    analyze=analyze,
+)

@@ -1,0 +1,204 @@
+"""Scoring a 推倒胡 win: the shapes with ghosts (engine.wildcards), the multipliers, horses, payments."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import analysis, shapes, wildcards
+from engine.errors import BadContextError, BadMeldError, BadTileError, ContradictoryContextError
+from engine.hand import ClaimedFrom, Hand, MeldKind, WinContext, Wind
+from engine.results import Analysis, Evaluation, FanDef, FanHit, Scoring
+from engine.rules.guangdong.fans import TABLE, Fan
+from engine.rules.guangdong.options import GuangdongOptions, HorseStart
+from engine.rules.guangdong.payments import seat_from, seats, win_payments
+from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet
+from engine.tiles import NUM_KINDS, check_tiles, format_tile, tile_name
+
+SHAPES = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS})
+MAX_HORSES = 20
+SUITED = frozenset(range(27))
+ALL = frozenset(range(NUM_KINDS))
+
+
+def wild_shapes(opts: GuangdongOptions) -> wildcards.WildShapes:
+    return wildcards.WildShapes(opts.seven_pairs, opts.thirteen_orphans, allow_quad_pairs=True)
+
+
+def allowed_shapes(opts: GuangdongOptions) -> frozenset[ShapeKind]:
+    return frozenset({ShapeKind.STANDARD} | ({ShapeKind.SEVEN_PAIRS} if opts.seven_pairs else set())
+                     | ({ShapeKind.THIRTEEN_ORPHANS} if opts.thirteen_orphans else set()))
+
+
+def decompose(hand: Hand, opts: GuangdongOptions) -> list[Decomposition]:
+    """With ghosts, engine.wildcards; without, the plain engine.shapes (same answers, tested), so a table
+    without ghosts never builds the wildcard tables."""
+    if opts.ghosts:
+        return wildcards.decompositions_wild(hand, frozenset(opts.ghosts), wild_shapes(opts))
+    allowed = allowed_shapes(opts)
+    return [d for d in shapes.decompositions(hand, allow_quad_pairs=True) if d.kind in allowed]
+
+
+def horse_position(tile: int) -> int:
+    """0-3: which seat, counted from the start seat, a horse tile names (1 5 9 East Red: 0; 2 6 South
+    Green: 1; 3 7 West White: 2; 4 8 North: 3)."""
+    if tile < 27:
+        return (tile % 9) % 4
+    return (0, 1, 2, 3, 0, 1, 2)[tile - 27]
+
+
+def horses_hit(horses: Sequence[int], winner: Wind, players: int, start: HorseStart) -> int:
+    """How many horse tiles name the winner's seat (a position naming a seat not at the table hits nobody)."""
+    first = winner if start == HorseStart.WINNER else Wind.EAST
+    return sum(1 for t in horses if (first + horse_position(t)) % 4 == winner and winner < players)
+
+
+def _check_tiles_played(hand: Hand, opts: GuangdongOptions) -> None:
+    if opts.honors:
+        return
+    where = [("hand.concealed", t) for t in hand.concealed]
+    where += [(f"hand.melds[{i}].tiles", t) for i, m in enumerate(hand.melds) for t in m.tiles]
+    if hand.winning_tile is not None:
+        where.append(("hand.winning_tile", hand.winning_tile))
+    for name, t in where:
+        if t >= 27:
+            raise BadTileError(f"{name}: {format_tile(t)} ({tile_name(t)}) is not played: honours are off "
+                               "(options.guangdong.honors false)", name)
+
+
+def _check_melds(hand: Hand, opts: GuangdongOptions) -> None:
+    if opts.chow_melds:
+        return
+    for i, m in enumerate(hand.melds):
+        if m.kind == MeldKind.CHOW:
+            raise BadMeldError(f"hand.melds[{i}]: 推倒胡 declares no chow (options.guangdong.chow_melds false)",
+                               f"hand.melds[{i}].kind")
+
+
+def check_hand(hand: Hand, opts: GuangdongOptions) -> None:
+    _check_tiles_played(hand, opts)
+    _check_melds(hand, opts)
+
+
+def check_context(hand: Hand, ctx: WinContext, opts: GuangdongOptions) -> None:
+    """Beyond engine.hand.validate_context: the seat is at the table, the win is one the options allow,
+    the horses are tiles in play, the seats named exist."""
+    check_hand(hand, opts)
+    if ctx.seat_wind >= opts.players:
+        raise BadContextError(f"context.seat_wind: {ctx.seat_wind.name.lower()} is not at a {opts.players}-player "
+                              f"table ({', '.join(s.name.lower() for s in seats(opts.players))})", "context.seat_wind")
+    if opts.self_draw_only and not (ctx.self_drawn or ctx.robbing_kong):
+        raise ContradictoryContextError("context.self_drawn: this table wins only by self-draw or robbing a kong "
+                                        "(options.guangdong.self_draw_only)", "context.self_drawn")
+    if len(ctx.horse_tiles) > MAX_HORSES:
+        raise BadContextError(f"context.horse_tiles: {len(ctx.horse_tiles)} horses, at most {MAX_HORSES}",
+                              "context.horse_tiles")
+    check_tiles(ctx.horse_tiles, "context.horse_tiles")
+    if not opts.honors:
+        for i, t in enumerate(ctx.horse_tiles):
+            if t >= 27:
+                raise BadTileError(f"context.horse_tiles[{i}]: {format_tile(t)} is not played: honours are off",
+                                   f"context.horse_tiles[{i}]")
+    if ctx.kong_fed_by != ClaimedFrom.NONE and not ctx.replacement_tile:
+        raise ContradictoryContextError("context.kong_fed_by: names the feeder of the kong a replacement-tile win "
+                                        "follows, but replacement_tile is false", "context.kong_fed_by")
+    if ctx.kong_fed_by != ClaimedFrom.NONE and not any(m.kind == MeldKind.KONG and not m.concealed
+                                                       for m in hand.melds):
+        raise ContradictoryContextError("context.kong_fed_by: a fed kong is an exposed kong, and the hand declares "
+                                        "none", "context.kong_fed_by")
+    for name in ("discarded_by", "kong_fed_by"):
+        rel = getattr(ctx, name)
+        if rel != ClaimedFrom.NONE:
+            seat_from(ctx.seat_wind, rel, opts.players, f"context.{name}")
+    if ctx.self_drawn and ctx.discarded_by != ClaimedFrom.NONE:
+        raise ContradictoryContextError("context.discarded_by: a self-drawn tile was discarded by nobody",
+                                        "context.discarded_by")
+
+
+def _hit(fan: Fan, value: int, count: int = 1) -> FanHit:
+    row = TABLE[fan]
+    return FanHit(FanDef(int(fan), row.name, row.native, value, (), row.description), count)
+
+
+def _four_ghosts(hand: Hand) -> Decomposition:
+    """A four-ghost win on a hand that is not otherwise complete: the melds, the concealed tiles as held."""
+    melds = tuple(TileSet(_SET_KIND[m.kind], m.tiles[0], m.concealed, i) for i, m in enumerate(hand.melds))
+    return Decomposition(ShapeKind.STANDARD, melds, hand.all_concealed(), hand.winning_tile)
+
+
+def score(hand: Hand, ctx: WinContext, opts: GuangdongOptions) -> Evaluation:
+    wild = frozenset(opts.ghosts)
+    held = hand.counts()
+    ghosts_held = sum(held[t] for t in wild)
+    concealed_ghosts = sum(1 for t in hand.all_concealed() if t in wild)
+    decs = decompose(hand, opts)
+    four = opts.four_ghosts_win and concealed_ghosts >= 4
+    if not decs:
+        if not four:
+            return Evaluation(False)
+        decs = [_four_ghosts(hand)]
+    winner = ctx.seat_wind
+    players = opts.players
+    robbing = ctx.robbing_kong
+    bloom = ctx.replacement_tile
+    # 杠爆全包: the context names who fed the kong (the meld's claimed seat is not part of a cached answer)
+    feeder_rel = ctx.kong_fed_by if bloom and opts.kong_burst_pays_all else ClaimedFrom.NONE
+    situation: list[FanHit] = [_hit(Fan.WIN, 1)]
+    if robbing:
+        situation.append(_hit(Fan.ROBBING_KONG, 1))
+    elif ctx.self_drawn:
+        situation.append(_hit(Fan.SELF_DRAWN, 1))
+    else:
+        situation.append(_hit(Fan.DISCARD_WIN, 1))
+    multiple = 1
+    if wild and not ghosts_held and opts.no_ghost_double:
+        situation.append(_hit(Fan.NO_GHOSTS, 2))
+        multiple *= 2
+    if bloom:
+        situation.append(_hit(Fan.KONG_BLOOM, opts.kong_bloom_multiplier))
+        multiple *= opts.kong_bloom_multiplier
+        if feeder_rel != ClaimedFrom.NONE:
+            situation.append(_hit(Fan.KONG_BURST, 1))
+    if four:
+        situation.append(_hit(Fan.FOUR_GHOSTS, opts.four_ghosts_multiplier))
+        multiple *= opts.four_ghosts_multiplier
+    hits = horses_hit(ctx.horse_tiles, winner, players, opts.horse_start)
+    if hits:
+        situation.append(_hit(Fan.HORSES, 1, hits))
+    follow = opts.follow_dealer_points * opts.base_points if ctx.follow_dealer else 0
+    if ctx.follow_dealer:
+        situation.append(_hit(Fan.FOLLOW_DEALER, 1))
+    robbed = seat_from(winner, ctx.discarded_by, players, "context.discarded_by") \
+        if robbing and ctx.discarded_by != ClaimedFrom.NONE else None
+    discarder = seat_from(winner, ctx.discarded_by, players, "context.discarded_by") \
+        if not robbing and not ctx.self_drawn and ctx.discarded_by != ClaimedFrom.NONE else None
+    feeder = seat_from(winner, feeder_rel, players, "context.kong_fed_by") \
+        if feeder_rel != ClaimedFrom.NONE else None
+    scorings = []
+    for d in decs:
+        fans = list(situation)
+        m = multiple
+        if d.kind == ShapeKind.SEVEN_PAIRS and opts.seven_pairs_double:
+            fans.insert(2, _hit(Fan.SEVEN_PAIRS, 2))
+            m *= 2
+        fans.sort(key=lambda h: h.fan.id)
+        total = m * (1 + hits)
+        points = opts.base_points * total
+        pays = win_payments(winner=winner, players=players, points=points, self_drawn=ctx.self_drawn or robbing,
+                            robbed=robbed, rob_pays_all=opts.rob_kong_pays_all, feeder=feeder, discarder=discarder,
+                            follow_dealer=follow)
+        scorings.append(Scoring(tuple(fans), total, True, d, points=points, payments=pays))
+    ranked = sorted(range(len(scorings)), key=lambda i: -scorings[i].points)
+    best = scorings[ranked[0]]
+    return Evaluation(True, best, tuple(scorings[i] for i in ranked[1:]))
+
+
+def analyze(hand: Hand, visible: Sequence[int], opts: GuangdongOptions) -> Analysis:
+    """Shanten, waits, useful tiles and discard advice with the ghosts as wildcards (engine.wildcards)."""
+    check_hand(hand, opts)
+    kinds = ALL if opts.honors else SUITED
+    if not opts.ghosts:  # the plain analysis over the shapes this table plays (no wildcard tables needed)
+        return analysis.analyze(hand, visible, tile_kinds=kinds, allow_quad_pairs=True, shapes=allowed_shapes(opts))
+    return wildcards.analyze_wild(hand, visible, opts.ghosts, kinds, wild_shapes(opts))
+
+
+_SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
