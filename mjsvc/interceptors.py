@@ -92,9 +92,14 @@ def request_id(context: grpc.aio.ServicerContext) -> str:
     return uuid.uuid4().hex[:16]
 
 
-async def abort(context: grpc.aio.ServicerContext, failure: Failure) -> None:
+def fail(context: grpc.aio.ServicerContext, failure: Failure) -> None:
+    """End the call with `failure` once the handler returns: its status, message and details set on the
+    context. Not `context.abort()`: the exception it raises is kept by gRPC and forms a reference cycle with
+    the frames (and the request) of the call, which only the garbage collector frees (see gctune)."""
     status = failure.to_status()
-    await context.abort(status.code, status.details, status.trailing_metadata)
+    context.set_code(status.code)
+    context.set_details(status.details)
+    context.set_trailing_metadata(status.trailing_metadata)
 
 
 class _Wrapping(grpc.aio.ServerInterceptor):
@@ -144,7 +149,9 @@ class MetricsInterceptor(_Wrapping):
             code = "OK"
             try:
                 response = await behavior(request, context)
-                m.sent.inc()
+                code = _code_name(context, "OK")
+                if code == "OK":
+                    m.sent.inc()
                 return response
             except asyncio.CancelledError:
                 code = "CANCELLED"
@@ -180,6 +187,7 @@ class MetricsInterceptor(_Wrapping):
                 # cancellation of this task a moment later: 10 ms (at the end of a stream, which lives
                 # for a whole game) let it arrive, so a cancelled stream is counted CANCELLED, not OK.
                 await asyncio.sleep(STREAM_END_WAIT)
+                code = _code_name(context, "OK")
             except (asyncio.CancelledError, GeneratorExit):  # the client cancelled or went away
                 code = "CANCELLED"
                 raise
@@ -195,11 +203,18 @@ class MetricsInterceptor(_Wrapping):
 
 
 def _code_name(context: grpc.aio.ServicerContext, default: str = "UNKNOWN") -> str:
-    """The status an ending call was given (by an abort below), CANCELLED, or `default` when none was set."""
+    """The status the call was given (`fail` or gRPC), CANCELLED, or `default` when none was set."""
     if context.cancelled():
         return "CANCELLED"
-    code = context.code()
-    return code.name if isinstance(code, grpc.StatusCode) else default
+    code: Any = context.code()
+    if isinstance(code, grpc.StatusCode):
+        return code.name
+    if isinstance(code, int):
+        return _CODE_NAMES.get(code, default)
+    return default
+
+
+_CODE_NAMES = {c.value[0]: c.name for c in grpc.StatusCode}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,17 +232,19 @@ class ErrorInterceptor(_Wrapping):
 
         async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
             if type(request) is Undecodable:
-                await self._undecodable(name, request, context)
+                self._undecodable(name, request, context)
+                return None
             try:
                 return await behavior(request, context)
             except EngineError as err:
-                await abort(context, Failure.from_engine(err))
+                fail(context, Failure.from_engine(err))
             except CallError as err:
-                await abort(context, err.failure)
+                fail(context, err.failure)
             except (asyncio.CancelledError, grpc.aio.AbortError):
                 raise
             except Exception:
-                await self._internal(name, context)
+                self._internal(name, context)
+            return None
 
         return handler._replace(unary_unary=unary, **self._codec(name, handler))
 
@@ -239,28 +256,30 @@ class ErrorInterceptor(_Wrapping):
                 async for response in behavior(requests, context):
                     yield response
             except CallError as err:
-                await abort(context, err.failure)
+                fail(context, err.failure)
             except (asyncio.CancelledError, GeneratorExit, grpc.aio.AbortError):
                 raise
             except Exception:
                 if context.cancelled():  # the client went away while we wrote: not our error
                     raise asyncio.CancelledError() from None
-                await self._internal(name, context)
+                self._internal(name, context)
 
         return handler._replace(stream_stream=stream, **self._codec(name, handler))
 
     @staticmethod
-    async def _undecodable(name: str, request: Undecodable, context: grpc.aio.ServicerContext) -> None:
+    def _undecodable(name: str, request: Undecodable, context: grpc.aio.ServicerContext) -> None:
         rid = request_id(context)
         log.warning("request %s: undecodable %s request (%d bytes, not a %s)", rid, name, request.size,
                     request.type_name)
-        await abort(context, bad_request(request.type_name))
+        fail(context, bad_request(request.type_name))
 
     @staticmethod
-    async def _internal(name: str, context: grpc.aio.ServicerContext) -> None:
+    def _internal(name: str, context: grpc.aio.ServicerContext) -> None:
         rid = request_id(context)
         log.exception("request %s: %s failed", rid, name)
-        await context.abort(grpc.StatusCode.INTERNAL, f"internal error; request id {rid}", ((REQUEST_ID, rid),))
+        context.set_code(grpc.StatusCode.INTERNAL)
+        context.set_details(f"internal error; request id {rid}")
+        context.set_trailing_metadata(((REQUEST_ID, rid),))
 
 
 def internal_failure(rid: str) -> Failure:

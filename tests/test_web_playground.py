@@ -50,8 +50,9 @@ def page_dir() -> Path:
     lock, installed = WEB / "package-lock.json", WEB / "node_modules" / ".package-lock.json"
     if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
         run([npm, "ci", "--no-audit", "--no-fund"])  # exactly the committed lock file
-    run([npm, "run", "typecheck"])
+    # build first: it generates src/gen from the .proto, which the type check needs (a fresh clone has none)
     run([npm, "run", "build"], env={**os.environ, "MJSVC_PYTHON": sys.executable})
+    run([npm, "run", "typecheck"])
     return WEB / "dist"
 
 
