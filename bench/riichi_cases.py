@@ -27,6 +27,8 @@ def shared_dir() -> Path:
     for base in (here.parent, here.parent.parent):
         if (base / "shared" / "oracles").is_dir():
             return base / "shared"
+    if Path("/work/shared/oracles").is_dir():  # this workplace's shared/, wherever the checkout is
+        return Path("/work/shared")
     return here.parent / "shared"
 
 

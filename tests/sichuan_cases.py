@@ -13,13 +13,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.riichi_cases import shared_dir
 from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, PriorKong, Suit, WinContext, Wind, make_meld, winning_hand
 from engine.rules.sichuan.fans import Fan
 from engine.rules.sichuan.options import SichuanOptions
 from engine.rules.sichuan.payments import relative
 from engine.tiles import parse_tile
 
-ORACLE_DIR = Path(os.environ.get("MJSVC_SICHUAN_ORACLE", "/work/shared/oracles/sichuan"))
+# shared/ beside the repository, as CI lays it out (or MJSVC_SHARED; MJSVC_SICHUAN_ORACLE names the folder itself).
+_SHARED = shared_dir()
+if not (_SHARED / "oracles" / "sichuan").is_dir() and Path("/work/shared/oracles/sichuan").is_dir():
+    _SHARED = Path("/work/shared")
+ORACLE_DIR = Path(os.environ.get("MJSVC_SICHUAN_ORACLE", str(_SHARED / "oracles" / "sichuan")))
 CASES = ORACLE_DIR / "sichuan_cases_public.jsonl"
 
 FAN_BY_NAME = {
