@@ -7,7 +7,6 @@ repository root, where the current directory on sys.path could hide a packaging 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import tempfile
@@ -15,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from mjsvc import launcher
+
 BIN = Path(sys.executable).parent
-# Variables a user's shell has; everything else of the test run's environment is left behind.
-_KEPT = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "TERM", "USER")
 WORKDIR = Path(tempfile.mkdtemp(prefix="mjsvc-cwd-"))  # empty: nothing importable in it
 
 
@@ -35,12 +34,8 @@ def python() -> str:
 
 
 def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k in _KEPT}
-    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
-    if os.environ.get("MJSVC_PURE_PYTHON"):  # the test run's chosen engine form carries over
-        env["MJSVC_PURE_PYTHON"] = os.environ["MJSVC_PURE_PYTHON"]
-    env.update(extra or {})
-    return env
+    """What a user's shell has (and the engine form chosen for the run): the server launcher's rule."""
+    return launcher.clean_env(dict(extra or {}))
 
 
 def run(argv: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: Path | None = None,
