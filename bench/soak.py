@@ -207,32 +207,58 @@ def plot(result: dict[str, Any], path: Path) -> None:
 # RSS after huge `visible` lists (refused) vs normal calls
 
 
+_TILE_OF_BYTE = bytes(b % 34 + 1 for b in range(256))  # a random byte -> a tile value 1-34 (a 1-byte varint)
+
+
+def huge_visible_request(rng: random.Random, tiles: int) -> bytes:
+    """A serialized AnalyzeRequest: a random 14-tile hand and a random `tiles`-long packed `visible` list,
+    written directly as wire bytes (building a million-element list in Python would take longer than the
+    server takes to refuse it)."""
+    from mjsvc.wire import encode_varint
+
+    wall = [t for t in range(34) for _ in range(4)]
+    rng.shuffle(wall)
+    head = pb.AnalyzeRequest(hand=pb.Hand(concealed=tiles_to_proto(wall[:14]))).SerializeToString()
+    visible = rng.randbytes(tiles).translate(_TILE_OF_BYTE)
+    return head + b"\x1a" + encode_varint(tiles) + visible  # field 3 (visible), length-delimited
+
+
+def normal_request(rng: random.Random) -> bytes:
+    wall = [t for t in range(34) for _ in range(4)]
+    rng.shuffle(wall)
+    return pb.AnalyzeRequest(hand=pb.Hand(concealed=tiles_to_proto(wall[:14])),
+                             visible=tiles_to_proto(wall[14:40])).SerializeToString()
+
+
+def rss_after_calls(kind: str, n: int = 150, tiles: int = 1_000_000, seed: int = 3) -> dict[str, Any]:
+    """A fresh one-worker server: its worker's RSS before and after `n` Analyze calls, each a different
+    request: `huge` ones (`tiles` visible tiles, all refused) or `normal` ones (26 visible tiles)."""
+    rng = random.Random(seed)
+    codes: Counter[str] = Counter()
+    with ServerProcess(workers=1) as server:
+        pid = server.ready_workers()[0]
+        before = rss_mb(pid)
+        with grpc.insecure_channel(server.address) as ch:
+            call = ch.unary_unary(f"/{SERVICE}/Analyze")
+            for _ in range(n):
+                body = huge_visible_request(rng, tiles) if kind == "huge" else normal_request(rng)
+                try:
+                    call(body, timeout=30)
+                    codes["OK"] += 1
+                except grpc.RpcError as err:
+                    codes[err.code().name] += 1  # type: ignore[attr-defined]
+        time.sleep(1.0)
+        after = rss_mb(pid)
+    return {"rss_before_mb": before, "rss_after_mb": after, "codes": dict(codes)}
+
+
 def limits_check(n: int = 150, tiles: int = 1_000_000) -> dict[str, Any]:
-    rng = random.Random(3)
     out: dict[str, Any] = {"calls": n, "visible_tiles": tiles}
-    for name in ("huge_visible", "normal"):
-        with ServerProcess(workers=1) as server:
-            pid = server.ready_workers()[0]
-            out[f"{name}_rss_before_mb"] = rss_mb(pid)
-            codes: Counter[str] = Counter()
-            with grpc.insecure_channel(server.address) as ch:
-                call = ch.unary_unary(f"/{SERVICE}/Analyze")
-                for _ in range(n):
-                    wall = [t for t in range(34) for _ in range(4)]
-                    rng.shuffle(wall)
-                    req = pb.AnalyzeRequest(hand=pb.Hand(concealed=tiles_to_proto(wall[:14])))
-                    if name == "huge_visible":
-                        req.visible.extend(rng.choices(range(1, 35), k=tiles))
-                    else:
-                        req.visible.extend(tiles_to_proto(wall[14:40]))
-                    try:
-                        call(req.SerializeToString(), timeout=30)
-                        codes["OK"] += 1
-                    except grpc.RpcError as err:
-                        codes[err.code().name] += 1  # type: ignore[attr-defined]
-            time.sleep(1.0)
-            out[f"{name}_rss_after_mb"] = rss_mb(pid)
-            out[f"{name}_codes"] = dict(codes)
+    for name, kind in (("huge_visible", "huge"), ("normal", "normal")):
+        r = rss_after_calls(kind, n, tiles)
+        out[f"{name}_rss_before_mb"] = r["rss_before_mb"]
+        out[f"{name}_rss_after_mb"] = r["rss_after_mb"]
+        out[f"{name}_codes"] = r["codes"]
     return out
 
 
