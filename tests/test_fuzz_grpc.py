@@ -18,6 +18,7 @@ import os
 import random
 import subprocess
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -33,9 +34,12 @@ from hypothesis import strategies as st
 from server_harness import ROOT, ServerProcess
 
 from bench.mcr_cases import cases
+from mjsvc import limits
+from mjsvc.config import ServeConfig
 from mjsvc.convert import hand_to_proto
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.launcher import clean_env, console_script
+from mjsvc.wire import encode_varint
 
 pytestmark = pytest.mark.integration
 
@@ -43,6 +47,8 @@ SERVICE = "mahjong.v1.MahjongEngine"
 FAST_EXAMPLES = int(os.environ.get("MJSVC_FUZZ_EXAMPLES", "130"))  # x ~18 requests each
 SLOW_REQUESTS = 100_000
 RESULTS = ROOT / "bench" / "results" / "fuzz.json"
+MAX_BATCH = ServeConfig.max_batch
+MAX_MESSAGE_BYTES = ServeConfig.max_message_bytes
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,14 +150,28 @@ def _mutate(data: bytes, pos: int, byte: int) -> bytes:
     return data[:pos] + bytes([byte]) + data[pos + 1:]
 
 
-def raw(messages: st.SearchStrategy[Message]) -> st.SearchStrategy[bytes]:
-    """Bytes: a message serialized, two concatenated (protobuf merges them), one byte changed, or noise."""
+UNKNOWN_FIELD = 9999  # no request message has it: protobuf parses it as an unknown field and drops it
+
+
+def _pad(data: bytes, size: int) -> bytes:
+    """`data` with an unknown length-delimited field appended so that the body is about `size` bytes long."""
+    tag = encode_varint(UNKNOWN_FIELD << 3 | 2)
+    room = size - len(data) - len(tag) - 3
+    if room <= 0:
+        return data
+    return data + tag + encode_varint(room) + b"\0" * room
+
+
+def raw(messages: st.SearchStrategy[Message], body_limit: int) -> st.SearchStrategy[bytes]:
+    """Bytes: a message serialized, two concatenated (protobuf merges them), one byte changed, noise, or a
+    message padded with an unknown field to about the method's body limit (just under or just over it)."""
     ser = messages.map(lambda m: m.SerializeToString())
     return st.one_of(
         ser,
         st.tuples(ser, ser).map(b"".join),
         st.tuples(ser, st.integers(0, 10_000), st.integers(0, 255)).map(lambda t: _mutate(*t)),
         st.binary(max_size=40),
+        st.tuples(ser, st.integers(-8, 8)).map(lambda t: _pad(t[0], body_limit + t[1])),
     )
 
 
@@ -165,19 +185,24 @@ def _play(pair: tuple[str, Message], pid: str) -> pb.PlayRequest:
     return out
 
 
+BODY_LIMITS = limits.body_limits(MAX_BATCH, MAX_MESSAGE_BYTES)  # the server's, for its default settings
 play_messages = st.builds(_play, st.one_of(st.tuples(st.just("evaluate"), evaluates),
                                            st.tuples(st.just("analyze"), analyzes),
                                            st.tuples(st.just("none"), st.just(pb.EvaluateRequest()))),
                           st.text(max_size=8))
 calls = st.one_of(
-    st.tuples(st.just("Evaluate"), st.one_of(evaluates, raw(evaluates))),
-    st.tuples(st.just("Analyze"), st.one_of(analyzes, raw(analyzes))),
-    st.tuples(st.just("ListFans"), st.one_of(list_fans, raw(list_fans))),
+    st.tuples(st.just("Evaluate"), st.one_of(evaluates, raw(evaluates, BODY_LIMITS["Evaluate"]))),
+    st.tuples(st.just("Analyze"), st.one_of(analyzes, raw(analyzes, BODY_LIMITS["Analyze"]))),
+    st.tuples(st.just("ListFans"), st.one_of(list_fans, raw(list_fans, BODY_LIMITS["ListFans"]))),
     st.tuples(st.just("EvaluateBatch"), st.one_of(st.builds(pb.EvaluateBatchRequest,
                                                             requests=st.lists(evaluates, max_size=6)),
                                                   raw(st.builds(pb.EvaluateBatchRequest,
-                                                                requests=st.lists(evaluates, max_size=3))))),
-    st.tuples(st.just("Play"), st.lists(st.one_of(play_messages, raw(play_messages)), min_size=1, max_size=6)),
+                                                                requests=st.lists(evaluates, max_size=3)),
+                                                      # a whole batch's limit is megabytes: padded to an
+                                                      # item's, its bodies stay small and are parsed
+                                                      BODY_LIMITS["Evaluate"]))),
+    st.tuples(st.just("Play"), st.lists(st.one_of(play_messages, raw(play_messages, BODY_LIMITS["Play"])),
+                                        min_size=1, max_size=6)),
 )
 sequences = st.lists(calls, min_size=8, max_size=30)
 
@@ -194,6 +219,7 @@ class Fuzzer:
         self.outcomes: Counter[str] = Counter()  # "RPC CODE" (Play messages: their error code or OK)
         self.compared = 0
         self.undecodable = 0
+        self.oversized = 0
 
     def close(self) -> None:
         self.reference.close()
@@ -212,6 +238,10 @@ class Fuzzer:
             reason, field = _details(err)
         self.outcomes[f"{method} {code}"] += 1
         assert code not in ("UNKNOWN", "INTERNAL"), (method, raw_body, code)
+        if len(raw_body) > BODY_LIMITS[method]:  # refused by its size, whatever it holds
+            self.oversized += 1
+            assert (code, reason, field) == ("INVALID_ARGUMENT", "LIMIT_EXCEEDED", "request"), (method, code, reason)
+            return
         parsed = _parse(REQUEST_TYPES[method], raw_body)
         if parsed is None:
             self.undecodable += 1
@@ -237,6 +267,10 @@ class Fuzzer:
             code = answer.error.code if kind == "error" else "OK"
             self.outcomes[f"Play {code}"] += 1
             assert code not in ("UNKNOWN", "INTERNAL"), (body, answer)
+            if len(body) > BODY_LIMITS["Play"]:
+                self.oversized += 1
+                assert (answer.error.reason, answer.error.field, answer.id) == ("LIMIT_EXCEEDED", "request", ""), answer
+                continue
             req = _parse(pb.PlayRequest, body)
             if req is None:
                 self.undecodable += 1
@@ -269,7 +303,7 @@ class Fuzzer:
     def figures(self) -> dict[str, Any]:
         return {"requests_per_rpc": dict(sorted(self.sent.items())), "total": sum(self.sent.values()),
                 "outcomes": dict(sorted(self.outcomes.items())), "compared_with_batch": self.compared,
-                "undecodable": self.undecodable}
+                "undecodable": self.undecodable, "over_the_body_limit": self.oversized}
 
 
 def _response(method: str) -> Message:
@@ -301,8 +335,9 @@ def server() -> Iterator[ServerProcess]:
 
 def _check_server(server: ServerProcess) -> None:
     assert server.metric("mjsvc_worker_restarts_total") == 0
-    log = server.log()
-    assert " ERROR " not in log and "Traceback" not in log, log[-3000:]
+    lines = server.log().splitlines()
+    bad = [i for i, line in enumerate(lines) if " ERROR " in line or "Traceback" in line]
+    assert not bad, "\n".join(lines[bad[0]:bad[0] + 40])
     assert server.metric("grpc_server_handled_total", grpc_code="Unknown") == 0
     assert server.metric("grpc_server_handled_total", grpc_code="Internal") == 0
 
@@ -334,9 +369,14 @@ def test_fuzz_every_rpc(server: ServerProcess) -> None:
 
 @pytest.mark.slow
 def test_fuzz_100000_requests(server: ServerProcess) -> None:
+    t0 = time.monotonic()
     figures = _fuzz(server, SLOW_REQUESTS // 17)
-    _check_server(server)
+    figures["seconds"] = round(time.monotonic() - t0)
     figures["workers"] = 2
     figures["worker_restarts"] = server.metric("mjsvc_worker_restarts_total")
+    figures["server_handled"] = {code: server.metric("grpc_server_handled_total", grpc_code=code)
+                                 for code in ("OK", "InvalidArgument", "ResourceExhausted", "Unknown", "Internal")}
+    figures["error_lines_logged"] = sum(" ERROR " in line for line in server.log().splitlines())
     RESULTS.write_text(json.dumps(figures, indent=1) + "\n")
+    _check_server(server)
     assert figures["total"] >= SLOW_REQUESTS * 0.9, figures
