@@ -228,4 +228,4 @@ def receive_limit(max_batch: int, max_message_bytes: int) -> int:
 
 
 def oversized(size: int, limit: int, type_name: str) -> LimitExceededError:
-    return LimitExceededError(f"request: {size} bytes, the limit for a {type_name} is {limit} bytes", "request")
+    return LimitExceededError(f"request: {size} bytes, the limit for {type_name} is {limit}", "request")
