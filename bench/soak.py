@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import subprocess
 import sys
@@ -126,7 +127,7 @@ async def hostile(address: str, rate: float, until: float, codes: Counter[str], 
 async def sample(server: ServerProcess, until: float, out: list[dict[str, Any]]) -> None:
     t0 = time.monotonic()
     while True:
-        row: dict[str, Any] = {"t": round(time.monotonic() - t0, 1)}
+        row: dict[str, Any] = {"t": round(time.monotonic() - t0, 1), "load1": os.getloadavg()[0]}
         for index, pid in sorted(server.ready_workers().items()):
             row[f"worker{index}_rss_mb"] = rss_mb(pid)
         try:
@@ -162,7 +163,9 @@ def soak(minutes: float, rate: float, bad_rate: float, tables: int) -> dict[str,
     return {"minutes": minutes, "tables": tables, "offered_rate": rate, "bad_rate": bad_rate,
             "samples": samples, "hostile_outcomes": dict(sorted(codes.items())), "worker_restarts": restarts,
             "errors_logged": log.count(" ERROR "),
-            "loadgen": {k: loadgen.get(k) for k in ("calls", "rps", "error_total", "errors", "latency_ms", "games")},
+            "full_collections": [line.split(": ", 1)[-1] for line in log.splitlines() if "full collection:" in line],
+            "loadgen": {k: loadgen.get(k) for k in ("calls", "rps", "error_total", "errors", "stream_breaks",
+                                                    "latency_ms", "games")},
             "summary": summarize(samples)}
 
 
@@ -174,9 +177,25 @@ def summarize(samples: list[dict[str, Any]], window_s: float = 1200.0) -> dict[s
     for key in sorted(k for k in samples[0] if k.endswith("_rss_mb")):
         series = [(s["t"], s[key]) for s in samples if s.get(key) is not None]
         last = [v for t, v in series if t >= end - window_s]
+        tail = [(t, v) for t, v in series if t >= end - window_s]
         out[key] = {"start": series[0][1], "end": series[-1][1], "max": max(v for _, v in series),
-                    f"last_{int(window_s // 60)}min_min": min(last), f"last_{int(window_s // 60)}min_max": max(last)}
+                    f"last_{int(window_s // 60)}min_min": min(last), f"last_{int(window_s // 60)}min_max": max(last),
+                    f"last_{int(window_s // 60)}min_slope_mb_per_min": round(_slope(tail) * 60, 3)}
+    loads = [s["load1"] for s in samples if "load1" in s]
+    if loads:
+        out["load1_mean"] = round(sum(loads) / len(loads), 2)
     return out
+
+
+def _slope(points: list[tuple[float, float]]) -> float:
+    """Least-squares slope (per second) of (t, value) points."""
+    n = len(points)
+    if n < 2:
+        return 0.0
+    mt = sum(t for t, _ in points) / n
+    mv = sum(v for _, v in points) / n
+    den = sum((t - mt) ** 2 for t, _ in points)
+    return sum((t - mt) * (v - mv) for t, v in points) / den if den else 0.0
 
 
 def plot(result: dict[str, Any], path: Path) -> None:
