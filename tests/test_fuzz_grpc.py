@@ -365,6 +365,7 @@ def test_fuzz_every_rpc(server: ServerProcess) -> None:
     figures = _fuzz(server, FAST_EXAMPLES)
     print(json.dumps(figures))  # the figures, for `pytest -s`
     assert figures["total"] >= 2000 and figures["compared_with_batch"] >= 1000, figures
+    assert figures["over_the_body_limit"] > 0 and figures["undecodable"] > 0, figures
     assert all(figures["requests_per_rpc"].get(m, 0) > 100 for m in ("Evaluate", "Analyze", "ListFans",
                                                                      "EvaluateBatch", "Play")), figures
     _check_server(server)
