@@ -4,9 +4,9 @@
 1. imports the implementation (ours: the engine, its install-time suit tables mapped read-only, as every
    `mjsvc serve` worker has them);
 2. warms up as its server would: ours runs `mjsvc.worker.warm_up()`, exactly what a worker runs before it
-   reports SERVING (one evaluation and one analysis per rule set, on a hand none of the cases holds); the
-   anchors (`mahjong`, `riichienv`) get one call each on the same warm-up hand, their first-call costs
-   (imports, lazy tables) paid likewise;
+   reports SERVING (one evaluation and one analysis per rule set, on a hand none of the cases holds), then
+   `mjsvc.gctune.freeze()` as the worker does next; the anchors (`mahjong`, `riichienv`) get one call each
+   on the same warm-up hand, their first-call costs (imports, lazy tables) paid likewise, then `gc.freeze()`;
 3. times every case once on its own (`perf_counter_ns` around one call) and prints the median.
 
 The cases come pickled from the parent and were never evaluated by the child: no memo of ours has seen
@@ -17,6 +17,7 @@ in-process rows.
 
 from __future__ import annotations
 
+import gc
 import json
 import pickle
 import statistics
@@ -70,10 +71,12 @@ def _warm_up_case() -> RCase:
 def _measure(impl: str, cases: list[RCase]) -> float | None:
     if impl == "mjsvc":
         from bench.ops_riichi import evaluate_validated
+        from mjsvc import gctune
         from mjsvc.worker import warm_up
 
         if not warm_up():
             raise RuntimeError("the worker's warm-up failed")
+        gctune.freeze()  # as the worker does next
         return once_us(evaluate_validated, [(c.hand, c.ctx) for c in cases])
     if impl == "mahjong":
         from mahjong.hand_calculating.hand import HandCalculator
@@ -82,6 +85,7 @@ def _measure(impl: str, cases: list[RCase]) -> float | None:
 
         calc = HandCalculator()
         calc.estimate_hand_value(**mahjong_inputs(_warm_up_case()))
+        gc.freeze()
         inputs = [(mahjong_inputs(c),) for c in cases]
         return once_us(lambda kw: calc.estimate_hand_value(**kw), inputs)
     try:
@@ -94,6 +98,7 @@ def _measure(impl: str, cases: list[RCase]) -> float | None:
         return rv.HandEvaluator(tiles, melds).calc(**kw)
 
     call(*riichienv_inputs(_warm_up_case()))
+    gc.freeze()
     return once_us(call, [riichienv_inputs(c) for c in cases])
 
 

@@ -85,6 +85,7 @@ def _compare(scorer: str, n: int) -> Counter[str]:
         else:
             ruled[why[:40]] += 1
     assert not unexplained, f"{len(unexplained)} unexplained differences with {scorer}, first: {unexplained[:3]}"
+    print(f"{scorer}: {n} cases, {sum(ruled.values())} ruled differences {dict(ruled)}, 0 unexplained")
     return ruled
 
 
