@@ -97,8 +97,8 @@ def rows(n: int, seed: int) -> list[dict]:
                 "median_us": round(median_us(sh.calculate_shanten, [(c,) for c in theirs]), 3)})
     if rv is not None:
         ids = []
-        for c in theirs:
-            tiles = [4 * k + j for k in range(34) for j in range(c[k])]
+        for kinds in theirs:
+            tiles = [4 * k + j for k in range(34) for j in range(kinds[k])]
             ids.append((tiles,))
         out.append({"op": "shanten_riichi", "impl": "riichienv",
                     "median_us": round(median_us(rv.calculate_shanten, ids), 3)})
