@@ -294,3 +294,27 @@ def test_every_predicate_holds_only_with_what_it_needs() -> None:
                         missing.append((str(hand), Yaku(y).name))
     assert not missing, missing[:5]
     assert {Yaku(y) for y in held} == set(Yaku) - {Yaku.DORA, Yaku.URA_DORA, Yaku.AKA_DORA}  # each one held
+
+
+def test_the_exclusions_memo_answers_as_the_plain_mechanism() -> None:
+    """scoring.counted_yaku keeps the exclusions' result per set of yaku found; with the memo emptied before
+    every hand (the plain path: Principles.apply each time) the answers are the same, byte for byte."""
+    from bench.riichi_cases import generate
+    from engine.rules.riichi import scoring
+
+    cases = generate(600, 7)
+
+    def answers(clear: bool) -> list[bytes]:
+        out = []
+        for c in cases:
+            if clear:
+                scoring._COUNTED.clear()
+            ev = api.evaluate(c.hand, c.ctx, "riichi")
+            out.append(convert.evaluation_to_proto(ev).SerializeToString(deterministic=True))
+        return out
+
+    plain = answers(clear=True)
+    scoring._COUNTED.clear()
+    memo = answers(clear=False)
+    assert 0 < len(scoring._COUNTED) <= scoring.COUNTED_MAX
+    assert memo == plain

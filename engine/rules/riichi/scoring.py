@@ -104,14 +104,36 @@ def _liable_seat(hand: Hand, ctx: WinContext, tiles: tuple[int, ...]) -> int | N
     return seat_of(ctx.seat_wind, sets[-1].claimed_from)
 
 
+# The exclusions applied to a set of yaku found depend on that set alone (Riichi scores no yaku on sets and
+# uses no forest), so their result is kept per set, as a bit mask: a few hundred sets recur across hands.
+# Bounded; tests/test_riichi.py checks answers with the memo emptied before each hand against it warm.
+_COUNTED: dict[int, tuple[int, ...]] = {}
+COUNTED_MAX: Final = 16384
+_IDS: list[int] = sorted(predicates.RULES)
+
+
+def counted_yaku(found: int) -> tuple[int, ...]:
+    """The yaku that count, in id order, of those found (bit per id): engine.rules.principles applied."""
+    counted = _COUNTED.get(found)
+    if counted is None:
+        raw: dict[int, list[tuple[int, ...]]] = {}
+        for y in _IDS:
+            if found >> y & 1:
+                raw[y] = _NO_SETS
+        counted = tuple(PRINCIPLES.apply(raw))
+        if len(_COUNTED) < COUNTED_MAX:
+            _COUNTED[found] = counted
+    return counted
+
+
 def score_decomposition(f: Facts) -> Scoring:
     opts = f.options
-    raw: dict[int, list[tuple[int, ...]]] = {}
+    found = 0  # bit per yaku id
     have = f.have
     for y, needs, rule in _RULES_FOR[f.kind]:
         if not needs & ~have and rule(f):  # a predicate is asked only when the hand has what it needs
-            raw[y] = _NO_SETS
-    counted = PRINCIPLES.apply(raw)
+            found |= 1 << y
+    counted = counted_yaku(found)
     closed = f.closed
     hits: list[FanHit] = []
     yakuman = 0
