@@ -486,6 +486,10 @@ def test_without_need_tables_in_the_file_they_are_built_in_process(tmp_path: Pat
     if setting == "old file":
         old = open_tables(value)
         assert old.wild_suit_need is None and old.wild_honor_need is None and old.sha256 == tables.TABLES.sha256
+        status = subprocess.run([sys.executable, "-c", "import engine.tables as t; print(t.status())"], cwd="/",
+                                env=dict(os.environ, MJSVC_SUIT_TABLES=value), capture_output=True, text=True,
+                                check=True).stdout
+        assert "mapped read-only" in status and "no wildcard need tables in it" in status
     env = dict(os.environ, MJSVC_SUIT_TABLES=value)
     out = subprocess.run([sys.executable, "-c", _ANSWERS], env=env, cwd="/", capture_output=True, text=True,
                          check=True).stdout.splitlines()
