@@ -37,6 +37,7 @@ import grpc
 
 from bench.loadtest import CpuSampler
 from mjsvc import loadgen
+from mjsvc.launcher import worker_pids
 
 RESULTS = Path(__file__).resolve().parent / "results"
 WINDOW_S = 5
@@ -117,26 +118,6 @@ def mapping_kb(pid: int, suffix: str) -> dict[str, int]:
         elif inside and head and head[0].rstrip(":") in totals:
             totals[head[0].rstrip(":")] += int(head[1])
     return totals
-
-
-def children(pid: int) -> list[int]:
-    try:
-        return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
-def worker_pids(supervisor: int) -> list[int]:
-    """The worker processes (spawned children running the worker; not multiprocessing's helpers)."""
-    out = []
-    for pid in children(supervisor):
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if not any(b"resource_tracker" in c for c in cmd):
-            out.append(pid)
-    return sorted(out)
 
 
 def memory(supervisor: int) -> list[dict[str, Any]]:

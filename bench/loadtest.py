@@ -23,21 +23,16 @@ from pathlib import Path
 from typing import Any
 
 from mjsvc import loadgen
-from mjsvc.launcher import ServerProcess, local_server, scrape_value
+from mjsvc.launcher import ServerProcess, descendants, local_server, scrape_value
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def _proc_cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process and its children that are still running."""
+    """User + system CPU seconds of a process and the processes below it that are still running."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
-    pids = [pid]
-    try:
-        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
-            pids.append(int(child))
-    except OSError:
-        pass
+    pids = [pid, *descendants(pid)]  # a server's workers are its fork server's children
     for p in pids:
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()

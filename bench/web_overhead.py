@@ -27,7 +27,7 @@ import grpc
 
 from bench.server_overhead import Server, _winning_tiles
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
-from mjsvc.launcher import clean_env, console_script, free_port
+from mjsvc.launcher import clean_env, console_script, free_port, worker_pids
 
 ROOT = Path(__file__).resolve().parent.parent
 PATH = "/mahjong.v1.MahjongEngine/Evaluate"
@@ -47,10 +47,6 @@ def requests(n: int, seed: int = 16) -> list[bytes]:
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / 100.0  # utime + stime, in clock ticks of 1/100 s
-
-
-def children(pid: int) -> list[int]:
-    return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
 
 class Gateway:
@@ -134,7 +130,7 @@ async def _web_loop(port: int, reqs: list[bytes], stop: asyncio.Event, count: li
 
 async def concurrent(server: Server, gw: Gateway, reqs: list[bytes], loops: int, seconds: float) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    workers = children(server.proc.pid)
+    workers = worker_pids(server.proc.pid)
     for name in ("grpc", "grpc_web"):
         channel = grpc.aio.insecure_channel(server.address)
         call = channel.unary_unary(PATH)

@@ -65,6 +65,45 @@ def scrape_value(metrics_url: str, name: str) -> float | None:
     return sum(found) if found else None
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid` (children, their children, ...), from /proc; empty once it is gone."""
+    out: list[int] = []
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            kids = [int(x) for x in Path(f"/proc/{p}/task/{p}/children").read_text().split()]
+        except OSError:
+            continue
+        out += kids
+        todo += kids
+    return out
+
+
+def worker_pids(supervisor: int) -> list[int]:
+    """The worker processes of a running `mjsvc serve`: the processes below it except multiprocessing's
+    helpers, the resource tracker and the fork server (a child of the supervisor; the workers are its
+    children and keep its command line)."""
+    names = (b"multiprocessing.resource_tracker", b"multiprocessing.forkserver")
+    helpers = {pid for pid in descendants(supervisor)
+               if _parent(pid) == supervisor and any(name in _cmdline(pid) for name in names)}
+    return sorted(pid for pid in descendants(supervisor) if pid not in helpers and _cmdline(pid))
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _parent(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return 0
+
+
 class ServerProcess:
     """A running `mjsvc serve` (start it with `with ServerProcess(...) as srv:`)."""
 

@@ -1,7 +1,9 @@
 """`mjsvc serve`: the supervisor of a pool of gRPC worker processes.
 
-The supervisor never creates a gRPC object (gRPC's threads and a fork do not mix; workers are
-spawned anyway). It checks the port is free, wipes the metrics directory, spawns the workers, serves
+The supervisor never imports gRPC (gRPC's threads and a fork do not mix). The workers are forked from
+a fork server that has imported and warmed the engine and the service once (`mjsvc.preload`), so they
+share those pages and a replacement starts at once. It checks the port is free, wipes the metrics
+directory, starts the workers, serves
 the merged Prometheus metrics of all of them, restarts a worker that dies (logging it) and on
 SIGTERM / SIGINT drains the pool: every worker stops taking calls, finishes those in flight within
 the grace period and exits, then the supervisor exits.
@@ -54,7 +56,10 @@ class Supervisor:
     def __init__(self, cfg: ServeConfig, metrics: Any) -> None:
         self.cfg = cfg
         self.metrics = metrics
-        self.ctx = multiprocessing.get_context("spawn")
+        # Workers are forked from a fork server that has imported and warmed `mjsvc.preload` once (see
+        # there): they share those pages, and a replacement is ready without importing anything.
+        self.ctx = multiprocessing.get_context("forkserver")
+        self.ctx.set_forkserver_preload(["mjsvc.preload"])
         self.slots: list[Slot] = []
         self.stopping = False
         self._wake_r, self._wake_w = os.pipe()
@@ -64,8 +69,8 @@ class Supervisor:
 
     def _spawn(self, index: int) -> tuple[BaseProcess, Connection]:
         reader, writer = self.ctx.Pipe(duplex=False)
-        p = self.ctx.Process(target=_worker_main, args=(self.cfg, index, writer), name=f"mjsvc-worker-{index}",
-                             daemon=False)
+        p = self.ctx.Process(target=_worker_main, args=(self.cfg, index, writer, os.getpid()),
+                             name=f"mjsvc-worker-{index}", daemon=False)
         p.start()
         writer.close()  # ours; the worker keeps its copy, so the reader sees EOF if the worker dies
         return p, reader
@@ -174,11 +179,12 @@ class Supervisor:
         return 0
 
 
-def _worker_main(cfg: ServeConfig, index: int, ready: Connection) -> None:
-    """Spawn target. grpc is imported only here, in the child, never in the supervisor."""
+def _worker_main(cfg: ServeConfig, index: int, ready: Connection, supervisor: int) -> None:
+    """Worker process target (forked from the fork server). grpc is imported only in the fork server and the
+    workers, never in the supervisor."""
     from mjsvc import worker
 
-    worker.main(cfg, index, ready)
+    worker.main(cfg, index, ready, supervisor)
 
 
 def check_port_free(host: str, port: int) -> None:

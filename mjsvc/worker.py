@@ -91,7 +91,7 @@ def server_options(cfg: ServeConfig) -> list[tuple[str, Any]]:
     return options
 
 
-async def serve(cfg: ServeConfig, index: int, ready: Connection | None) -> None:
+async def serve(cfg: ServeConfig, index: int, ready: Connection | None, supervisor: int | None = None) -> None:
     service = make_service(cfg)
     warm = warm_up() if service.uses_engine else True
     gctune.freeze()  # the warm engine tables are permanent: keep full collections from walking them
@@ -129,7 +129,7 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None) -> None:
     if ready is not None:
         ready.send(("ready", os.getpid(), warm))
         ready.close()
-    housekeeping = asyncio.create_task(_watch_parent(stop))
+    housekeeping = asyncio.create_task(_watch_supervisor(stop, supervisor))
     gc_task = asyncio.create_task(gctune.keep_frozen(stop))
     # MJSVC_STALL_LOG=1 logs every event-loop stall over 4 ms with the collector's share (diagnosis).
     probe = gctune.StallProbe(log_stalls=True) if os.environ.get("MJSVC_STALL_LOG") else None
@@ -175,25 +175,37 @@ async def drain_and_stop(server: grpc.aio.Server, health: HealthServicer, drain:
     return closing
 
 
-async def _watch_parent(stop: asyncio.Event) -> None:
-    """Once a second: stop if the supervisor has gone away (killed without a chance to drain us)."""
+async def _watch_supervisor(stop: asyncio.Event, supervisor: int | None) -> None:
+    """Once a second: stop if the supervisor has gone away (killed without a chance to drain us). The
+    supervisor is not this process's parent (the fork server is), so it is watched by its pid; without
+    one, the parent is watched."""
     parent = os.getppid()
     while not stop.is_set():
-        if os.getppid() != parent:
-            log.warning("supervisor %d is gone; draining", parent)
+        if not (_alive(supervisor) if supervisor else os.getppid() == parent):
+            log.warning("supervisor %d is gone; draining", supervisor or parent)
             stop.set()
             return
         await asyncio.sleep(1.0)
 
 
-def main(cfg: ServeConfig, index: int, ready: Connection | None = None) -> None:
-    """Spawn target: run one worker until it is told to stop."""
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process now has that pid: ours is gone
+        return False
+    return True
+
+
+def main(cfg: ServeConfig, index: int, ready: Connection | None = None, supervisor: int | None = None) -> None:
+    """Worker process target: run one worker until it is told to stop (or `supervisor`, a pid, is gone)."""
     logging.basicConfig(level=cfg.log_level.upper(), format=LOG_FORMAT)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # until the loop handles it: Ctrl-C is the supervisor's call
     import uvloop
 
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-        runner.run(serve(cfg, index, ready))
+        runner.run(serve(cfg, index, ready, supervisor))
 
 
 LOG_FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"

@@ -186,3 +186,62 @@ async def _sigkill_scenario(srv: ServerProcess) -> dict[str, Any]:
     for c in chans:
         await c.close()
     return {"replaced_in": replaced_in, "codes": codes, "after": dict(after), "started_before_kill": started_before}
+
+
+def _rollup(pid: int) -> dict[str, int]:
+    """/proc/PID/smaps_rollup in kB by field."""
+    out = {}
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 3 and parts[2] == "kB":
+                out[parts[0].rstrip(":")] = int(parts[1])
+    return out
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie (exited, not yet reaped by its parent) is gone as far as serving goes.
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_workers_share_the_preloaded_engine_with_the_fork_server() -> None:
+    """Workers are forked from the fork server that imported and warmed `mjsvc.preload`: their anonymous
+    memory is largely shared with it (copy-on-write), so each one's proportional share is well below what it
+    maps. Spawned workers (each importing everything itself) share none: Pss_Anon == Anonymous."""
+    with ServerProcess(workers=2, grace=2.0) as srv:
+        for pid in srv.ready_workers().values():
+            with open(f"/proc/{pid}/status") as f:
+                ppid = int(next(line for line in f if line.startswith("PPid:")).split()[1])
+            with open(f"/proc/{ppid}/cmdline", "rb") as f:
+                parent = f.read().replace(b"\0", b" ").decode()
+            assert "multiprocessing.forkserver" in parent and "mjsvc.preload" in parent, parent
+            mem = _rollup(pid)
+            assert mem["Pss_Anon"] < 0.8 * mem["Anonymous"], mem
+
+
+def test_workers_drain_and_exit_when_the_supervisor_is_killed() -> None:
+    """SIGKILL leaves the supervisor no chance to drain its workers: each notices within seconds (it watches
+    the supervisor's pid, not its parent, which is the fork server) and stops by itself."""
+    import os
+    import signal
+
+    srv = ServerProcess(workers=2, grace=1.0)
+    try:
+        srv.wait_ready()
+        workers = list(srv.ready_workers().values())
+        os.kill(srv.proc.pid, signal.SIGKILL)
+        srv.proc.wait()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and any(_alive(p) for p in workers):
+            time.sleep(0.1)
+        assert not [p for p in workers if _alive(p)], srv.log_tail()
+        assert "supervisor" in srv.log() and "is gone; draining" in srv.log()
+    finally:
+        srv.close()
