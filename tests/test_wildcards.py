@@ -499,6 +499,17 @@ def test_without_need_tables_in_the_file_they_are_built_in_process(tmp_path: Pat
     assert out[1] == mapped[1] == "True (1, 13, 23, 26, 27, 33)"  # 2m 5p 6s 9s E, and a white (wild)
 
 
+def test_the_servers_warm_up_loads_the_need_tables() -> None:
+    """mjsvc's warm-up (run in the fork server before it forks the workers) loads the need tables, so
+    the workers share that copy instead of each making its own on its first ghost."""
+    if tables.TABLES is None:
+        pytest.skip(f"no tables file: {tables.PROBLEM}")
+    code = ("from engine import wildcards as W; from mjsvc import worker; assert not W._TABLES; "
+            "print(worker.warm_up(), W.need_tables_origin())")
+    out = subprocess.run([sys.executable, "-c", code], cwd="/", capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == f"True read from {tables.TABLES.path}"
+
+
 def test_builds_are_deterministic_and_sized() -> None:
     assert W.build_honor_need_table() == W.honor_need_table()
     assert len(W.suit_need_table()) == W.SUIT_KEYS == 5 ** 9
