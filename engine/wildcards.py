@@ -55,6 +55,7 @@ _PLACE: Final = _W9 + _W9 + _W9 + _W7  # index offset of one more tile of each k
 _ORPHANS: Final = TERMINALS_AND_HONORS
 _ORPHAN_SET: Final = frozenset(_ORPHANS)
 _IS_ORPHAN: Final = tuple(t in _ORPHAN_SET for t in range(NUM_KINDS))
+_NON_ORPHANS: Final = tuple(t for t in range(NUM_KINDS) if t not in _ORPHAN_SET)
 _NEG: Final = -64
 _MELD_SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
 
@@ -477,39 +478,44 @@ def _complete_outside_tables(c: list[int], wild: Collection[int], n_melds: int, 
 
 def _specials_complete(c: list[int], mask: int, j: int, shapes: WildShapes) -> bool:
     """Seven pairs or thirteen orphans with j wildcards, the kinds in `mask` (wild) left out: the
-    needs of `seven_pairs_need` and `thirteen_orphans_need`, counted in one pass."""
-    odd = 0
-    singles = 0
-    over_two = False
-    orphan_kinds = 0
-    orphan_pairs = 0
-    others = False  # a real tile no wildcard can make an orphan
-    for t in range(NUM_KINDS):
-        if mask >> t & 1:
-            continue
-        n = c[t]
-        if not n:
-            continue
-        if n & 1:
-            odd += 1
-        if n == 1:
-            singles += 1
-        elif n > 2:
-            over_two = True
-        if _IS_ORPHAN[t]:
-            orphan_kinds += 1
-            if n == 2:
-                orphan_pairs += 1
-        else:
-            others = True
+    needs of `seven_pairs_need` and `thirteen_orphans_need`, counted without a copy; thirteen orphans
+    stops at the first real tile that is not an orphan (most hands hold one)."""
     if shapes.seven_pairs:
         if shapes.allow_quad_pairs:
+            odd = 0
+            for t in range(NUM_KINDS):
+                if c[t] & 1 and not mask >> t & 1:
+                    odd += 1
             if odd <= j:
                 return True
-        elif not over_two and singles <= j:
-            return True
-    return (shapes.thirteen_orphans and not others and not over_two and orphan_pairs <= 1
-            and 13 - orphan_kinds + 1 - orphan_pairs <= j)
+        else:
+            singles = 0
+            for t in range(NUM_KINDS):
+                n = c[t]
+                if n and not mask >> t & 1:
+                    if n > 2:
+                        singles = j + 1
+                        break
+                    if n == 1:
+                        singles += 1
+            if singles <= j:
+                return True
+    if not shapes.thirteen_orphans:
+        return False
+    for t in _NON_ORPHANS:
+        if c[t] and not mask >> t & 1:
+            return False
+    kinds = 0
+    pairs = 0
+    for t in _ORPHANS:
+        n = c[t]
+        if n and not mask >> t & 1:
+            if n > 2:
+                return False
+            kinds += 1
+            if n == 2:
+                pairs += 1
+    return pairs <= 1 and 13 - kinds + 1 - pairs <= j
 
 
 def complete_real(real: list[int], j: int, n_melds: int, shapes: WildShapes) -> bool:
