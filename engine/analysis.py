@@ -59,6 +59,10 @@ _INFO: dict[Key, tuple[int, ...]] = {}
 _INFO_SHARED: dict[tuple[int, ...], tuple[int, ...]] = {}
 _PLUS: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
 _PLUS_IDS: dict[tuple[tuple[int, tuple[int, ...]], ...], int] = {}
+# Table answers of `_plus` already decoded: one analysis asks for the same part's additions for every
+# discard of another part (about four times per distinct discard). Bounded: emptied when full.
+_PLUS_DECODED: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
+_PLUS_DECODED_LIMIT = 1 << 14  # entries (~3 MB at most)
 _UMASK: dict[int, int] = {}  # (plus id, other class, melds, target) -> useful ranks of the part, as bits
 _UMASK_LIMIT = 1 << 16  # entries; the memo is emptied when it reaches this (~6 MB at most)
 _FALLBACK_PLUS_IDS = 1 << 32  # plus ids of keys outside the tables start here (the tables' ids are smaller)
@@ -416,10 +420,16 @@ def shanten_by_shape(counts: Sequence[int], n_melds: int = 0,
 def _plus(key: Key) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
     """Ranks whose addition changes the part's class, grouped by the class they lead to, with
     an id shared by every key with the same groups (the key of the `_UMASK` memo)."""
+    decoded = _PLUS_DECODED.get(key)
+    if decoded is not None:
+        return decoded
     table = _table(key)
     if table is not None:
         tabled = table.additions_of(key)
         if tabled is not None:
+            if len(_PLUS_DECODED) >= _PLUS_DECODED_LIMIT:
+                _PLUS_DECODED.clear()
+            _PLUS_DECODED[key] = tabled
             return tabled
     found = _PLUS.get(key)
     if found is None:
