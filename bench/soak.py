@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import subprocess
 import sys
@@ -126,7 +127,7 @@ async def hostile(address: str, rate: float, until: float, codes: Counter[str], 
 async def sample(server: ServerProcess, until: float, out: list[dict[str, Any]]) -> None:
     t0 = time.monotonic()
     while True:
-        row: dict[str, Any] = {"t": round(time.monotonic() - t0, 1)}
+        row: dict[str, Any] = {"t": round(time.monotonic() - t0, 1), "load1": os.getloadavg()[0]}
         for index, pid in sorted(server.ready_workers().items()):
             row[f"worker{index}_rss_mb"] = rss_mb(pid)
         try:
@@ -162,7 +163,9 @@ def soak(minutes: float, rate: float, bad_rate: float, tables: int) -> dict[str,
     return {"minutes": minutes, "tables": tables, "offered_rate": rate, "bad_rate": bad_rate,
             "samples": samples, "hostile_outcomes": dict(sorted(codes.items())), "worker_restarts": restarts,
             "errors_logged": log.count(" ERROR "),
-            "loadgen": {k: loadgen.get(k) for k in ("calls", "rps", "error_total", "errors", "latency_ms", "games")},
+            "full_collections": [line.split(": ", 1)[-1] for line in log.splitlines() if "full collection:" in line],
+            "loadgen": {k: loadgen.get(k) for k in ("calls", "rps", "error_total", "errors", "stream_breaks",
+                                                    "latency_ms", "games")},
             "summary": summarize(samples)}
 
 
@@ -174,9 +177,25 @@ def summarize(samples: list[dict[str, Any]], window_s: float = 1200.0) -> dict[s
     for key in sorted(k for k in samples[0] if k.endswith("_rss_mb")):
         series = [(s["t"], s[key]) for s in samples if s.get(key) is not None]
         last = [v for t, v in series if t >= end - window_s]
+        tail = [(t, v) for t, v in series if t >= end - window_s]
         out[key] = {"start": series[0][1], "end": series[-1][1], "max": max(v for _, v in series),
-                    f"last_{int(window_s // 60)}min_min": min(last), f"last_{int(window_s // 60)}min_max": max(last)}
+                    f"last_{int(window_s // 60)}min_min": min(last), f"last_{int(window_s // 60)}min_max": max(last),
+                    f"last_{int(window_s // 60)}min_slope_mb_per_min": round(_slope(tail) * 60, 3)}
+    loads = [s["load1"] for s in samples if "load1" in s]
+    if loads:
+        out["load1_mean"] = round(sum(loads) / len(loads), 2)
     return out
+
+
+def _slope(points: list[tuple[float, float]]) -> float:
+    """Least-squares slope (per second) of (t, value) points."""
+    n = len(points)
+    if n < 2:
+        return 0.0
+    mt = sum(t for t, _ in points) / n
+    mv = sum(v for _, v in points) / n
+    den = sum((t - mt) ** 2 for t, _ in points)
+    return sum((t - mt) * (v - mv) for t, v in points) / den if den else 0.0
 
 
 def plot(result: dict[str, Any], path: Path) -> None:
@@ -207,32 +226,58 @@ def plot(result: dict[str, Any], path: Path) -> None:
 # RSS after huge `visible` lists (refused) vs normal calls
 
 
+_TILE_OF_BYTE = bytes(b % 34 + 1 for b in range(256))  # a random byte -> a tile value 1-34 (a 1-byte varint)
+
+
+def huge_visible_request(rng: random.Random, tiles: int) -> bytes:
+    """A serialized AnalyzeRequest: a random 14-tile hand and a random `tiles`-long packed `visible` list,
+    written directly as wire bytes (building a million-element list in Python would take longer than the
+    server takes to refuse it)."""
+    from mjsvc.wire import encode_varint
+
+    wall = [t for t in range(34) for _ in range(4)]
+    rng.shuffle(wall)
+    head = pb.AnalyzeRequest(hand=pb.Hand(concealed=tiles_to_proto(wall[:14]))).SerializeToString()
+    visible = rng.randbytes(tiles).translate(_TILE_OF_BYTE)
+    return head + b"\x1a" + encode_varint(tiles) + visible  # field 3 (visible), length-delimited
+
+
+def normal_request(rng: random.Random) -> bytes:
+    wall = [t for t in range(34) for _ in range(4)]
+    rng.shuffle(wall)
+    return pb.AnalyzeRequest(hand=pb.Hand(concealed=tiles_to_proto(wall[:14])),
+                             visible=tiles_to_proto(wall[14:40])).SerializeToString()
+
+
+def rss_after_calls(kind: str, n: int = 150, tiles: int = 1_000_000, seed: int = 3) -> dict[str, Any]:
+    """A fresh one-worker server: its worker's RSS before and after `n` Analyze calls, each a different
+    request: `huge` ones (`tiles` visible tiles, all refused) or `normal` ones (26 visible tiles)."""
+    rng = random.Random(seed)
+    codes: Counter[str] = Counter()
+    with ServerProcess(workers=1) as server:
+        pid = server.ready_workers()[0]
+        before = rss_mb(pid)
+        with grpc.insecure_channel(server.address) as ch:
+            call = ch.unary_unary(f"/{SERVICE}/Analyze")
+            for _ in range(n):
+                body = huge_visible_request(rng, tiles) if kind == "huge" else normal_request(rng)
+                try:
+                    call(body, timeout=30)
+                    codes["OK"] += 1
+                except grpc.RpcError as err:
+                    codes[err.code().name] += 1  # type: ignore[attr-defined]
+        time.sleep(1.0)
+        after = rss_mb(pid)
+    return {"rss_before_mb": before, "rss_after_mb": after, "codes": dict(codes)}
+
+
 def limits_check(n: int = 150, tiles: int = 1_000_000) -> dict[str, Any]:
-    rng = random.Random(3)
     out: dict[str, Any] = {"calls": n, "visible_tiles": tiles}
-    for name in ("huge_visible", "normal"):
-        with ServerProcess(workers=1) as server:
-            pid = server.ready_workers()[0]
-            out[f"{name}_rss_before_mb"] = rss_mb(pid)
-            codes: Counter[str] = Counter()
-            with grpc.insecure_channel(server.address) as ch:
-                call = ch.unary_unary(f"/{SERVICE}/Analyze")
-                for _ in range(n):
-                    wall = [t for t in range(34) for _ in range(4)]
-                    rng.shuffle(wall)
-                    req = pb.AnalyzeRequest(hand=pb.Hand(concealed=tiles_to_proto(wall[:14])))
-                    if name == "huge_visible":
-                        req.visible.extend(rng.choices(range(1, 35), k=tiles))
-                    else:
-                        req.visible.extend(tiles_to_proto(wall[14:40]))
-                    try:
-                        call(req.SerializeToString(), timeout=30)
-                        codes["OK"] += 1
-                    except grpc.RpcError as err:
-                        codes[err.code().name] += 1  # type: ignore[attr-defined]
-            time.sleep(1.0)
-            out[f"{name}_rss_after_mb"] = rss_mb(pid)
-            out[f"{name}_codes"] = dict(codes)
+    for name, kind in (("huge_visible", "huge"), ("normal", "normal")):
+        r = rss_after_calls(kind, n, tiles)
+        out[f"{name}_rss_before_mb"] = r["rss_before_mb"]
+        out[f"{name}_rss_after_mb"] = r["rss_after_mb"]
+        out[f"{name}_codes"] = r["codes"]
     return out
 
 

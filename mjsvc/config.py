@@ -63,7 +63,9 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
     ("cache_bytes", "MJSVC_CACHE_BYTES",
      "bytes of keys and answers the response cache of a worker may hold (0 disables the cache); the "
      "default keeps a worker well under 512 MB"),
-    ("max_message_bytes", "MJSVC_MAX_MESSAGE_BYTES", "largest request or response message, in bytes"),
+    ("max_message_bytes", "MJSVC_MAX_MESSAGE_BYTES",
+     "largest response message, in bytes, and a cap on request bodies, which are held to sizes derived from "
+     "the field limits (mjsvc/limits.py; an EvaluateBatch of --max-batch requests is the largest, ~2 MB)"),
     ("max_concurrent_streams", "MJSVC_MAX_CONCURRENT_STREAMS",
      "HTTP/2 streams (calls) open at once per client connection"),
     ("max_concurrent_rpcs", "MJSVC_MAX_CONCURRENT_RPCS",

@@ -32,7 +32,7 @@ import grpc
 from google.protobuf.message import DecodeError, Message
 
 from engine.errors import EngineError
-from mjsvc import metrics
+from mjsvc import limits, metrics
 from mjsvc.errors import INTERNAL, UNAVAILABLE, CallError, Failure
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.service import Deadline, bad_request
@@ -52,22 +52,37 @@ Handler = Any  # grpc's RpcMethodHandler namedtuple (grpc._utilities.RpcMethodHa
 
 
 class Undecodable:
-    """What our deserializer hands the servicer for bytes protobuf cannot parse as the request message."""
+    """What our deserializer hands the servicer for a body it does not parse: bytes protobuf cannot parse as
+    the request message, or (`limit` > 0) a body over the method's size limit, refused unparsed."""
 
-    __slots__ = ("type_name", "size")
+    __slots__ = ("type_name", "size", "limit")
 
-    def __init__(self, type_name: str, size: int) -> None:
+    def __init__(self, type_name: str, size: int, limit: int = 0) -> None:
         self.type_name = type_name
         self.size = size
+        self.limit = limit
+
+    def failure(self) -> Failure:
+        if self.limit:
+            return Failure.from_engine(limits.oversized(self.size, self.limit, self.type_name))
+        return bad_request(self.type_name)
+
+    def describe(self, what: str) -> str:
+        if self.limit:
+            return f"{what} of {self.size} bytes refused unparsed (the limit is {self.limit})"
+        return f"undecodable {what} ({self.size} bytes, not a {self.type_name})"
 
 
-def deserializer(message_type: type[Message]) -> Callable[[bytes], Any]:
+def deserializer(message_type: type[Message], limit: int = 0) -> Callable[[bytes], Any]:
     """Parse with protobuf; bytes it rejects become an `Undecodable`, never an exception inside gRPC (which
-    would answer UNKNOWN with the exception's type name)."""
+    would answer UNKNOWN with the exception's type name). A body over `limit` bytes (0: none) is not parsed
+    at all (`mjsvc.limits` "Body sizes")."""
     parse = message_type.FromString
     name = message_type.DESCRIPTOR.name
 
     def deserialize(raw: bytes) -> Any:
+        if limit and len(raw) > limit:
+            return Undecodable(name, len(raw), limit)
         try:
             return parse(raw)
         except (DecodeError, RuntimeError, ValueError):
@@ -221,10 +236,13 @@ _CODE_NAMES = {c.value[0]: c.name for c in grpc.StatusCode}
 
 
 class ErrorInterceptor(_Wrapping):
-    @staticmethod
-    def _codec(name: str, handler: Handler) -> dict[str, Any]:
+    def __init__(self, body_limits: dict[str, int] | None = None) -> None:
+        super().__init__()
+        self._body_limits = body_limits or {}  # method name -> largest body parsed (mjsvc.limits.body_limits)
+
+    def _codec(self, name: str, handler: Handler) -> dict[str, Any]:
         request_type = getattr(pb, _SERVICE.methods_by_name[name].input_type.name)
-        return {"request_deserializer": deserializer(request_type),
+        return {"request_deserializer": deserializer(request_type, self._body_limits.get(name, 0)),
                 "response_serializer": serializer(handler.response_serializer)}
 
     def wrap_unary(self, name: str, handler: Handler) -> Handler:
@@ -268,10 +286,8 @@ class ErrorInterceptor(_Wrapping):
 
     @staticmethod
     def _undecodable(name: str, request: Undecodable, context: grpc.aio.ServicerContext) -> None:
-        rid = request_id(context)
-        log.warning("request %s: undecodable %s request (%d bytes, not a %s)", rid, name, request.size,
-                    request.type_name)
-        fail(context, bad_request(request.type_name))
+        log.warning("request %s: %s", request_id(context), request.describe(f"{name} request"))
+        fail(context, request.failure())
 
     @staticmethod
     def _internal(name: str, context: grpc.aio.ServicerContext) -> None:
@@ -399,6 +415,8 @@ class DeadlineInterceptor(_Wrapping):
         return handler._replace(stream_stream=stream)
 
 
-def interceptors() -> tuple[MetricsInterceptor, ErrorInterceptor, DrainInterceptor, DeadlineInterceptor]:
-    """One of each, outermost first (grpc.aio.server(interceptors=...) runs them in this order)."""
-    return MetricsInterceptor(), ErrorInterceptor(), DrainInterceptor(), DeadlineInterceptor()
+def interceptors(body_limits: dict[str, int] | None = None
+                 ) -> tuple[MetricsInterceptor, ErrorInterceptor, DrainInterceptor, DeadlineInterceptor]:
+    """One of each, outermost first (grpc.aio.server(interceptors=...) runs them in this order);
+    `body_limits`: method name -> the largest body parsed (`mjsvc.limits.body_limits`)."""
+    return MetricsInterceptor(), ErrorInterceptor(body_limits), DrainInterceptor(), DeadlineInterceptor()

@@ -9,6 +9,10 @@ check in each message type is worked out once from its descriptor (`_plan`), so 
 
 The limits leave room above what the rules allow (a hand holds 14 concealed tiles, the limit is 18), so a
 request just outside the rules still gets the engine's own, more precise error (`TILE_COUNT`, `BAD_MELD`).
+
+Bodies are held to a byte size derived from the same limits (`body_limits`, explained there), checked on
+the raw bytes before protobuf parses them: a body that no request within the limits could need is refused
+without the memory its parse would cost.
 """
 
 from __future__ import annotations
@@ -133,3 +137,95 @@ def _check(msg: Any, plan: _Plan, prefix: str) -> None:
 def check_string(value: str | bytes, path: str, limit: int) -> None:
     if len(value) > limit:
         raise LimitExceededError(f"{path}: {len(value)} characters, the limit is {limit}", path)
+
+
+# -- Body sizes -------------------------------------------------------------------------------------
+# How large a body may be, derived from the limits above, in this one place:
+# 1. `largest_encoding(message)`: the most bytes a standard protobuf encoder can write for a message whose
+#    every field is within its limit: every repeated field full, every string at its limit in 4-byte UTF-8
+#    characters, every enum at its largest declared value, every bool 1 byte, every other number in its
+#    longest form (a 10-byte varint, as a negative int32 is written), repeated numbers in the larger of their
+#    packed and unpacked forms, every message field set, each oneof at its largest member.
+# 2. times BODY_MARGIN, plus BODY_SLACK bytes: room for fields a newer client sends that this server does not
+#    know yet (protobuf skips them), and for encoders that repeat a field.
+# 3. An EvaluateBatch body holds up to `max_batch` such EvaluateRequests (the server's --max-batch), so its
+#    limit scales with that; it is the largest legitimate body of the service, and the server's gRPC
+#    receive limit (`receive_limit`), above which gRPC itself refuses a message with RESOURCE_EXHAUSTED.
+# A body over its method's limit is LIMIT_EXCEEDED (INVALID_ARGUMENT, field `request`), naming its size
+# and the limit; protobuf never sees it.
+BODY_MARGIN = 2
+BODY_SLACK = 1024
+
+_FIXED_SIZE = {FieldDescriptor.TYPE_FIXED32: 4, FieldDescriptor.TYPE_SFIXED32: 4, FieldDescriptor.TYPE_FLOAT: 4,
+               FieldDescriptor.TYPE_FIXED64: 8, FieldDescriptor.TYPE_SFIXED64: 8, FieldDescriptor.TYPE_DOUBLE: 8}
+_LONGEST_VARINT = 10
+UTF8_MAX = 4  # bytes per character
+
+
+def _varint_len(n: int) -> int:
+    return max(1, (n.bit_length() + 6) // 7)
+
+
+def largest_encoding(descriptor: Descriptor, counts: dict[str, int] | None = None) -> int:
+    """The most bytes a standard encoder writes for a `descriptor` message within the limits (see above);
+    `counts` overrides the element limit of named repeated fields ("Message.field")."""
+    counts = counts or {}
+    by_oneof: dict[str, int] = {}
+    total = 0
+    for fd in descriptor.fields:
+        name = f"{descriptor.name}.{fd.name}"
+        tag = _varint_len(fd.number << 3)
+        if fd.type == _MESSAGE:
+            inner = largest_encoding(fd.message_type, counts)  # type: ignore[arg-type]
+            value = _varint_len(inner) + inner
+        elif fd.type in _TEXT:
+            chars = (DEFAULT_STRING if fd.is_repeated else _limit(fd)) * UTF8_MAX
+            value = _varint_len(chars) + chars
+        elif fd.type == FieldDescriptor.TYPE_ENUM:
+            value = _varint_len(max(v.number for v in fd.enum_type.values))  # type: ignore[union-attr]
+        elif fd.type == FieldDescriptor.TYPE_BOOL:
+            value = 1
+        else:
+            value = _FIXED_SIZE.get(fd.type, _LONGEST_VARINT)
+        if fd.is_repeated:
+            n = counts.get(name, _limit(fd))
+            size = n * (tag + value)
+            if fd.type not in _TEXT and fd.type != _MESSAGE:  # packed: one tag and length for all
+                size = max(size, tag + _varint_len(n * value) + n * value)
+        else:
+            size = tag + value
+        oneof = fd.containing_oneof
+        if oneof is not None:
+            by_oneof[oneof.full_name] = max(by_oneof.get(oneof.full_name, 0), size)
+        else:
+            total += size
+    return total + sum(by_oneof.values())
+
+
+def body_limit(descriptor: Descriptor, counts: dict[str, int] | None = None) -> int:
+    return largest_encoding(descriptor, counts) * BODY_MARGIN + BODY_SLACK
+
+
+def body_limits(max_batch: int, max_message_bytes: int) -> dict[str, int]:
+    """Method name -> the largest body accepted (see above), none over `max_message_bytes`; an
+    EvaluateBatch of up to `max_batch` requests (0: any number, bounded by `max_message_bytes` alone)."""
+    from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+
+    out = {}
+    for method in pb.DESCRIPTOR.services_by_name["MahjongEngine"].methods:
+        request = method.input_type
+        if request.name == "EvaluateBatchRequest" and not max_batch:
+            limit = max_message_bytes
+        else:
+            limit = body_limit(request, {"EvaluateBatchRequest.requests": max_batch})
+        out[method.name] = min(limit, max_message_bytes)
+    return out
+
+
+def receive_limit(max_batch: int, max_message_bytes: int) -> int:
+    """The server's gRPC receive limit: the largest body any method accepts."""
+    return max(body_limits(max_batch, max_message_bytes).values())
+
+
+def oversized(size: int, limit: int, type_name: str) -> LimitExceededError:
+    return LimitExceededError(f"request: {size} bytes, the limit for {type_name} is {limit}", "request")

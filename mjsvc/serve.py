@@ -199,6 +199,14 @@ def check_port_free(host: str, port: int) -> None:
             raise SystemExit(f"cannot serve on {host}:{port}: {err.strerror}") from None
 
 
+# glibc's allocator settings for the workers (read when a process starts, so set here and inherited): one
+# arena for every thread, and blocks of 128 KiB or more mapped and unmapped as they come and go. Without
+# them, the buffers gRPC's threads receive large bodies into (even bodies refused by their size, unparsed)
+# are freed into per-thread arenas that keep them: a worker grew 75 -> 85 MB after 150 Analyze calls with
+# 1 MB bodies, against 75 -> 76 MB with these settings (150 normal calls: 75 -> 75.5 MB either way).
+WORKER_MALLOC = {"MALLOC_ARENA_MAX": "1", "MALLOC_MMAP_THRESHOLD_": "131072"}
+
+
 def prepare_metrics_dir(path: str) -> tuple[str, bool]:
     """The multiprocess metrics directory, emptied. Returns (path, whether we created it)."""
     if not path:
@@ -218,6 +226,8 @@ def run(args: argparse.Namespace) -> int:
     metrics_dir, created = prepare_metrics_dir(cfg.metrics_dir)
     # Set before prometheus_client is imported here and inherited by the spawned workers.
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    for name, value in WORKER_MALLOC.items():  # an operator's own values win
+        os.environ.setdefault(name, value)
     from prometheus_client import start_http_server
 
     from mjsvc import metrics

@@ -79,8 +79,9 @@ class EngineServicer(mahjong_pb2_grpc.MahjongEngineServicer):
         play = self._service.play_bytes
         async for req in request_iterator:
             if type(req) is Undecodable:
-                log.warning("request %s: undecodable Play message (%d bytes)", request_id(context), req.size)
-                yield self._undecodable
+                log.warning("request %s: %s", request_id(context), req.describe("Play message"))
+                yield (pb.PlayResponse(error=req.failure().to_proto()).SerializeToString() if req.limit
+                       else self._undecodable)
                 continue
             if bucket is not None and not bucket.take():
                 yield pb.PlayResponse(id=req.id[:128], error=self._rate_limited.to_proto()).SerializeToString()

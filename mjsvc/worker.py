@@ -24,7 +24,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from mjsvc import gctune, metrics
+from mjsvc import gctune, limits, metrics
 from mjsvc.config import ServeConfig
 from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
 from mjsvc.interceptors import SERVICE_NAME, DrainInterceptor, interceptors
@@ -82,7 +82,9 @@ def _address(host: str, port: int) -> str:
 def server_options(cfg: ServeConfig) -> list[tuple[str, Any]]:
     options: list[tuple[str, Any]] = [
         ("grpc.so_reuseport", 1),
-        ("grpc.max_receive_message_length", cfg.max_message_bytes),
+        # The largest legitimate body (an EvaluateBatch of --max-batch requests, mjsvc.limits "Body sizes");
+        # gRPC refuses a larger message with RESOURCE_EXHAUSTED before it reaches the service.
+        ("grpc.max_receive_message_length", limits.receive_limit(cfg.max_batch, cfg.max_message_bytes)),
         ("grpc.max_send_message_length", cfg.max_message_bytes),
         ("grpc.max_concurrent_streams", cfg.max_concurrent_streams),
     ]
@@ -100,7 +102,7 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None, supervis
     warm = warm_up() if service.uses_engine else True
     gctune.freeze()  # the warm engine tables are permanent: keep full collections from walking them
 
-    chain = interceptors()
+    chain = interceptors(limits.body_limits(cfg.max_batch, cfg.max_message_bytes))
     drain = next(i for i in chain if isinstance(i, DrainInterceptor))
     server = grpc.aio.server(options=server_options(cfg), interceptors=chain,
                              maximum_concurrent_rpcs=cfg.max_concurrent_rpcs or None)

@@ -14,12 +14,15 @@ field; and at the end the server has restarted no worker and logged no error. A 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import random
 import subprocess
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import grpc
@@ -28,21 +31,27 @@ from google.protobuf import json_format
 from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from server_harness import ROOT, ServerProcess
 
 from bench.mcr_cases import cases
+from mjsvc import limits
+from mjsvc.config import ServeConfig
 from mjsvc.convert import hand_to_proto
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.launcher import clean_env, console_script
+from mjsvc.wire import encode_varint
 
 pytestmark = pytest.mark.integration
 
 SERVICE = "mahjong.v1.MahjongEngine"
 FAST_EXAMPLES = int(os.environ.get("MJSVC_FUZZ_EXAMPLES", "130"))  # x ~18 requests each
-SLOW_REQUESTS = 100_000
+SLOW_REQUESTS = int(os.environ.get("MJSVC_FUZZ_REQUESTS", "100000"))  # make test-slow: 100,000
+SHARDS = int(os.environ.get("MJSVC_FUZZ_SHARDS", "2"))  # client processes of the long run
 RESULTS = ROOT / "bench" / "results" / "fuzz.json"
+MAX_BATCH = ServeConfig.max_batch
+MAX_MESSAGE_BYTES = ServeConfig.max_message_bytes
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,14 +153,28 @@ def _mutate(data: bytes, pos: int, byte: int) -> bytes:
     return data[:pos] + bytes([byte]) + data[pos + 1:]
 
 
-def raw(messages: st.SearchStrategy[Message]) -> st.SearchStrategy[bytes]:
-    """Bytes: a message serialized, two concatenated (protobuf merges them), one byte changed, or noise."""
+UNKNOWN_FIELD = 9999  # no request message has it: protobuf parses it as an unknown field and drops it
+
+
+def _pad(data: bytes, size: int) -> bytes:
+    """`data` with an unknown length-delimited field appended so that the body is about `size` bytes long."""
+    tag = encode_varint(UNKNOWN_FIELD << 3 | 2)
+    room = size - len(data) - len(tag) - 3
+    if room <= 0:
+        return data
+    return data + tag + encode_varint(room) + b"\0" * room
+
+
+def raw(messages: st.SearchStrategy[Message], body_limit: int) -> st.SearchStrategy[bytes]:
+    """Bytes: a message serialized, two concatenated (protobuf merges them), one byte changed, noise, or a
+    message padded with an unknown field to about the method's body limit (just under or just over it)."""
     ser = messages.map(lambda m: m.SerializeToString())
     return st.one_of(
         ser,
         st.tuples(ser, ser).map(b"".join),
         st.tuples(ser, st.integers(0, 10_000), st.integers(0, 255)).map(lambda t: _mutate(*t)),
         st.binary(max_size=40),
+        st.tuples(ser, st.integers(-8, 8)).map(lambda t: _pad(t[0], body_limit + t[1])),
     )
 
 
@@ -165,19 +188,24 @@ def _play(pair: tuple[str, Message], pid: str) -> pb.PlayRequest:
     return out
 
 
+BODY_LIMITS = limits.body_limits(MAX_BATCH, MAX_MESSAGE_BYTES)  # the server's, for its default settings
 play_messages = st.builds(_play, st.one_of(st.tuples(st.just("evaluate"), evaluates),
                                            st.tuples(st.just("analyze"), analyzes),
                                            st.tuples(st.just("none"), st.just(pb.EvaluateRequest()))),
                           st.text(max_size=8))
 calls = st.one_of(
-    st.tuples(st.just("Evaluate"), st.one_of(evaluates, raw(evaluates))),
-    st.tuples(st.just("Analyze"), st.one_of(analyzes, raw(analyzes))),
-    st.tuples(st.just("ListFans"), st.one_of(list_fans, raw(list_fans))),
+    st.tuples(st.just("Evaluate"), st.one_of(evaluates, raw(evaluates, BODY_LIMITS["Evaluate"]))),
+    st.tuples(st.just("Analyze"), st.one_of(analyzes, raw(analyzes, BODY_LIMITS["Analyze"]))),
+    st.tuples(st.just("ListFans"), st.one_of(list_fans, raw(list_fans, BODY_LIMITS["ListFans"]))),
     st.tuples(st.just("EvaluateBatch"), st.one_of(st.builds(pb.EvaluateBatchRequest,
                                                             requests=st.lists(evaluates, max_size=6)),
                                                   raw(st.builds(pb.EvaluateBatchRequest,
-                                                                requests=st.lists(evaluates, max_size=3))))),
-    st.tuples(st.just("Play"), st.lists(st.one_of(play_messages, raw(play_messages)), min_size=1, max_size=6)),
+                                                                requests=st.lists(evaluates, max_size=3)),
+                                                      # a whole batch's limit is megabytes: padded to an
+                                                      # item's, its bodies stay small and are parsed
+                                                      BODY_LIMITS["Evaluate"]))),
+    st.tuples(st.just("Play"), st.lists(st.one_of(play_messages, raw(play_messages, BODY_LIMITS["Play"])),
+                                        min_size=1, max_size=6)),
 )
 sequences = st.lists(calls, min_size=8, max_size=30)
 
@@ -194,6 +222,7 @@ class Fuzzer:
         self.outcomes: Counter[str] = Counter()  # "RPC CODE" (Play messages: their error code or OK)
         self.compared = 0
         self.undecodable = 0
+        self.oversized = 0
 
     def close(self) -> None:
         self.reference.close()
@@ -212,6 +241,10 @@ class Fuzzer:
             reason, field = _details(err)
         self.outcomes[f"{method} {code}"] += 1
         assert code not in ("UNKNOWN", "INTERNAL"), (method, raw_body, code)
+        if len(raw_body) > BODY_LIMITS[method]:  # refused by its size, whatever it holds
+            self.oversized += 1
+            assert (code, reason, field) == ("INVALID_ARGUMENT", "LIMIT_EXCEEDED", "request"), (method, code, reason)
+            return
         parsed = _parse(REQUEST_TYPES[method], raw_body)
         if parsed is None:
             self.undecodable += 1
@@ -237,6 +270,10 @@ class Fuzzer:
             code = answer.error.code if kind == "error" else "OK"
             self.outcomes[f"Play {code}"] += 1
             assert code not in ("UNKNOWN", "INTERNAL"), (body, answer)
+            if len(body) > BODY_LIMITS["Play"]:
+                self.oversized += 1
+                assert (answer.error.reason, answer.error.field, answer.id) == ("LIMIT_EXCEEDED", "request", ""), answer
+                continue
             req = _parse(pb.PlayRequest, body)
             if req is None:
                 self.undecodable += 1
@@ -269,7 +306,7 @@ class Fuzzer:
     def figures(self) -> dict[str, Any]:
         return {"requests_per_rpc": dict(sorted(self.sent.items())), "total": sum(self.sent.values()),
                 "outcomes": dict(sorted(self.outcomes.items())), "compared_with_batch": self.compared,
-                "undecodable": self.undecodable}
+                "undecodable": self.undecodable, "over_the_body_limit": self.oversized}
 
 
 def _response(method: str) -> Message:
@@ -301,8 +338,9 @@ def server() -> Iterator[ServerProcess]:
 
 def _check_server(server: ServerProcess) -> None:
     assert server.metric("mjsvc_worker_restarts_total") == 0
-    log = server.log()
-    assert " ERROR " not in log and "Traceback" not in log, log[-3000:]
+    lines = server.log().splitlines()
+    bad = [i for i, line in enumerate(lines) if " ERROR " in line or "Traceback" in line]
+    assert not bad, "\n".join(lines[bad[0]:bad[0] + 40])
     assert server.metric("grpc_server_handled_total", grpc_code="Unknown") == 0
     assert server.metric("grpc_server_handled_total", grpc_code="Internal") == 0
 
@@ -327,16 +365,61 @@ def test_fuzz_every_rpc(server: ServerProcess) -> None:
     figures = _fuzz(server, FAST_EXAMPLES)
     print(json.dumps(figures))  # the figures, for `pytest -s`
     assert figures["total"] >= 2000 and figures["compared_with_batch"] >= 1000, figures
+    assert figures["over_the_body_limit"] > 0 and figures["undecodable"] > 0, figures
     assert all(figures["requests_per_rpc"].get(m, 0) > 100 for m in ("Evaluate", "Analyze", "ListFans",
                                                                      "EvaluateBatch", "Play")), figures
     _check_server(server)
 
 
+def _shard(address: str, examples: int, shard: int) -> dict[str, Any]:
+    """One shard of the long run, in a process of its own: its own client, reference process and hypothesis
+    seed (`shard`, so each shard draws other sequences, reproducibly)."""
+    fuzzer = Fuzzer(address)
+    try:
+        @seed(shard)
+        @settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck),
+                  phases=[Phase.explicit, Phase.generate])
+        @given(sequences)
+        def run(sequence: list[tuple[str, Any]]) -> None:
+            fuzzer.run(sequence)
+
+        run()
+        return fuzzer.figures()
+    finally:
+        fuzzer.close()
+
+
+def _merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for part in parts:
+        for key, value in part.items():
+            if isinstance(value, dict):
+                into = out.setdefault(key, Counter())
+                into.update(value)
+            else:
+                out[key] = out.get(key, 0) + value
+    return {k: dict(sorted(v.items())) if isinstance(v, Counter) else v for k, v in out.items()}
+
+
 @pytest.mark.slow
 def test_fuzz_100000_requests(server: ServerProcess) -> None:
-    figures = _fuzz(server, SLOW_REQUESTS // 17)
-    _check_server(server)
+    """100,000 requests in SHARDS client processes against one server (2 workers). One client process spends
+    ~5-8 ms of CPU per request drawing it with hypothesis and converting it for the reference, more than
+    the server spends answering it: in one process the run took longer than 40 minutes on the shared
+    2-core machine; each shard runs the same checks on sequences of its own."""
+    t0 = time.monotonic()
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(SHARDS, mp_context=context) as pool:
+        parts = list(pool.map(_shard, [server.address] * SHARDS, [SLOW_REQUESTS // 17 // SHARDS] * SHARDS,
+                              range(SHARDS)))
+    figures = _merged(parts)
+    figures["shards"] = SHARDS
+    figures["seconds"] = round(time.monotonic() - t0)
     figures["workers"] = 2
     figures["worker_restarts"] = server.metric("mjsvc_worker_restarts_total")
+    figures["server_handled"] = {code: server.metric("grpc_server_handled_total", grpc_code=code)
+                                 for code in ("OK", "InvalidArgument", "ResourceExhausted", "Unknown", "Internal")}
+    figures["error_lines_logged"] = sum(" ERROR " in line for line in server.log().splitlines())
     RESULTS.write_text(json.dumps(figures, indent=1) + "\n")
+    _check_server(server)
     assert figures["total"] >= SLOW_REQUESTS * 0.9, figures

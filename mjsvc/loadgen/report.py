@@ -123,7 +123,8 @@ def format_report(r: dict[str, Any]) -> str:
         f"tables={r['config']['tables']} mode={r['config']['mode']} connections={r['config']['connections']} "
         f"offered={r['offered_rps'] or 'closed-loop'}",
         f"calls={r['calls']} in {r['duration_s']:.1f}s  rps={r['rps']:.0f}  errors={r['error_total']} "
-        f"{r['errors'] or ''}",
+        f"{r['errors'] or ''}" + (f"  stream breaks={r['stream_breaks']} (reopened, not errors)"
+                                  if r.get("stream_breaks") else ""),
         f"latency ms: p50={lat['p50']:.3f} p90={lat['p90']:.3f} p99={lat['p99']:.3f} max={lat['max']:.3f}",
     ]
     for name, pr in r["per_rpc"].items():

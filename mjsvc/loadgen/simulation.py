@@ -430,7 +430,11 @@ async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats 
                        for w, lag, g, gen in sorted(worst)],  # the longest, in time order
             "gc_ms": [round(s * 1e3, 1) for s in probe.gc_seconds], "gc_counts": probe.gc_counts,
             "wall_t0": round(wall_t0, 3)}
-        report["streams_opened"] = sum(t.client.streams_opened for t in tables if isinstance(t.client, StreamClient))
+        streams = [t.client for t in tables if isinstance(t.client, StreamClient)]
+        report["streams_opened"] = sum(c.streams_opened for c in streams)
+        # Streams that broke (UNAVAILABLE: a worker died, a connection was cut) and were reopened with the
+        # message in flight sent again: not errors, the call was answered.
+        report["stream_breaks"] = sum(c.stream_breaks for c in streams)
         return report
     finally:
         await asyncio.gather(*(ch.close() for ch in channels), return_exceptions=True)

@@ -16,18 +16,18 @@ SANITY = "SANITY"  # error bucket for answers that fail the simulator's own chec
 
 
 class CallFailed(Exception):
-    """A call that did not return a usable answer; `code` is a gRPC status name or SANITY."""
+    """A call that did not return a usable answer; `code` is a gRPC status name or SANITY. `broken`: the
+    Play stream it was sent on is gone (see `StreamClient._exchange`)."""
 
-    def __init__(self, code: str, detail: str = "") -> None:
+    def __init__(self, code: str, detail: str = "", broken: bool = False) -> None:
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail
+        self.broken = broken
 
 
 class Stopped(Exception):
     """The run's time or game budget is spent; unwinds the game in progress."""
-
-
 
 
 class UnaryClient:
@@ -55,7 +55,14 @@ class UnaryClient:
 
 
 class StreamClient:
-    """One `Play` stream for the table; requests go one at a time, answers are matched by id."""
+    """One `Play` stream for the table; requests go one at a time, answers are matched by id.
+
+    A stream that breaks (its worker died or its connection was cut) is reopened and the message in flight
+    sent again, as a game server would; Evaluate and Analyze are idempotent. Such breaks are counted in
+    `stream_breaks`, not as errors; a message that still gets no answer after `MAX_REOPENS` new streams fails
+    with the last status."""
+
+    MAX_REOPENS = 3
 
     def __init__(self, channel: grpc.aio.Channel, table: int) -> None:
         self._stub = mahjong_pb2_grpc.MahjongEngineStub(channel)
@@ -63,30 +70,63 @@ class StreamClient:
         self._prefix = f"t{table}-"
         self._seq = 0
         self.streams_opened = 0
+        self.stream_breaks = 0
+
+    def _stream(self) -> grpc.aio.StreamStreamCall:
+        if self._call is None:
+            self._call = self._stub.Play()
+            self.streams_opened += 1
+        return self._call
 
     async def open(self) -> None:
         """Start the stream now rather than at the first request."""
-        if self._call is None:
-            self._call = self._stub.Play()
-            self.streams_opened += 1
-        await self._call.wait_for_connection()
+        await self._stream().wait_for_connection()
+
+    async def _exchange(self, msg: pb.PlayRequest) -> pb.PlayResponse | CallFailed:
+        """One request and its answer on the current stream, or why there is none (`broken`: the stream is
+        gone, the message may be sent again on a new one).
+
+        What grpc.aio shows when a stream's worker dies (measured; docs/serve.md): a `read()` waiting for the
+        answer fails with UNAVAILABLE ("Stream removed (recvmsg: Connection reset by peer)"); a `write()`
+        raises asyncio.InvalidStateError once the call is known to have ended (its status: UNAVAILABLE), or,
+        in the instant between the transport failing and grpc.aio learning of it, fails with INTERNAL
+        "Internal error from Core": grpc.aio's own report that it could not send (grpc issue 36066), not an
+        answer of the server, which never saw the message."""
+        call = self._stream()
+        try:
+            await call.write(msg)
+        except grpc.aio.AioRpcError as e:
+            broken = e.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.INTERNAL)
+            return CallFailed(e.code().name, e.details() or "", broken=broken)
+        except asyncio.InvalidStateError:
+            return await self._ended(call)
+        try:
+            resp = await call.read()
+        except grpc.aio.AioRpcError as e:
+            return CallFailed(e.code().name, e.details() or "", broken=e.code() == grpc.StatusCode.UNAVAILABLE)
+        if resp is grpc.aio.EOF:
+            return await self._ended(call)
+        assert isinstance(resp, pb.PlayResponse)
+        return resp
+
+    @staticmethod
+    async def _ended(call: grpc.aio.StreamStreamCall) -> CallFailed:
+        code = await call.code()
+        if code == grpc.StatusCode.OK:
+            return CallFailed(SANITY, "the stream ended OK before answering")
+        return CallFailed(code.name, await call.details() or "", broken=code == grpc.StatusCode.UNAVAILABLE)
 
     async def _ask(self, msg: pb.PlayRequest) -> pb.PlayResponse:
-        if self._call is None:
-            self._call = self._stub.Play()
-            self.streams_opened += 1
         self._seq += 1
         msg.id = self._prefix + str(self._seq)
-        try:
-            await self._call.write(msg)
-            resp = await self._call.read()
-        except grpc.aio.AioRpcError as e:
+        for reopened in range(self.MAX_REOPENS + 1):
+            resp = await self._exchange(msg)
+            if not isinstance(resp, CallFailed):
+                break
             self._call = None
-            raise CallFailed(e.code().name, e.details() or "") from None
-        if resp is grpc.aio.EOF:
-            code = await self._call.code()
-            self._call = None
-            raise CallFailed(code.name if code != grpc.StatusCode.OK else "UNKNOWN", "stream ended early")
+            if not resp.broken or reopened == self.MAX_REOPENS:
+                raise resp
+            self.stream_breaks += 1
         assert isinstance(resp, pb.PlayResponse)
         if resp.id != msg.id:
             raise CallFailed(SANITY, f"stream answer id {resp.id!r} for request {msg.id!r}")
