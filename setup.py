@@ -47,6 +47,7 @@ COMPILED = [
     "engine/rules/mcr/predicates.py",
     "engine/rules/mcr/scoring.py",
     "engine/rules/riichi/facts.py",
+    "engine/rules/riichi/context.py",
     "engine/rules/riichi/predicates.py",
     "engine/rules/riichi/fu.py",
     "engine/rules/riichi/payments.py",

@@ -16,8 +16,10 @@ A hand is complete with its J wildcards when the parts' needs, the pair taken in
 add up to at most J (what is left over is a multiple of 3: pungs made of wildcards alone). Waits
 change one part at a time; seven pairs and thirteen orphans need counting only.
 
-Both builders are pure functions of nothing (deterministic), so the tables can be written at install
-time and mapped by every process; until then `suit_need_table()` builds them on first use.
+Both builders are pure functions of nothing (deterministic): setup.py's build writes them into the
+install-time tables file (`engine/tables/suits.bin`, sections `wild.suit_need` / `wild.honor_need`,
+SHA-256 checked) and a process reads them from there on first use; without that file (or with one
+written before it held them) the process builds them itself, with the same bytes (tested).
 Each table is a `bytes` indexed by the base-5 number of the counts (first rank most significant); a
 byte holds the two needs, each capped at `NEED_CAP` (more than any hand holds wildcards).
 
@@ -32,25 +34,29 @@ import threading
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from engine.errors import TileCountError
 from engine.hand import Hand, MeldKind
 from engine.results import Analysis, DiscardOption, TileCount
 from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet
+from engine.tables import TABLES
 from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS
 
-NEED_CAP = 15  # a stored need above this reads as 15: no hand holds that many wildcards
-_PAIR_SHIFT = 4
-_SETS_MASK = 0x0F
-SUIT_KEYS = 5 ** 9  # entries of a suit table (counts 0-4 of nine ranks)
-HONOR_KEYS = 5 ** 7
-MAX_PART_TILES = 14
-_W9 = tuple(5 ** (8 - r) for r in range(9))  # place value of each rank in a suit index
-_W7 = tuple(5 ** (6 - r) for r in range(7))
-_PLACE = _W9 + _W9 + _W9 + _W7  # index offset of one more tile of each kind within its part's table
-_ORPHANS = TERMINALS_AND_HONORS
-_ORPHAN_SET = frozenset(_ORPHANS)
-_NEG = -64
+NEED_CAP: Final = 15  # a stored need above this reads as 15: no hand holds that many wildcards
+_PAIR_SHIFT: Final = 4
+_SETS_MASK: Final = 0x0F
+SUIT_KEYS: Final = 5 ** 9  # entries of a suit table (counts 0-4 of nine ranks)
+HONOR_KEYS: Final = 5 ** 7
+MAX_PART_TILES: Final = 14
+_W9: Final = tuple(5 ** (8 - r) for r in range(9))  # place value of each rank in a suit index
+_W7: Final = tuple(5 ** (6 - r) for r in range(7))
+_PLACE: Final = _W9 + _W9 + _W9 + _W7  # index offset of one more tile of each kind within its part's table
+_ORPHANS: Final = TERMINALS_AND_HONORS
+_ORPHAN_SET: Final = frozenset(_ORPHANS)
+_IS_ORPHAN: Final = tuple(t in _ORPHAN_SET for t in range(NUM_KINDS))
+_NON_ORPHANS: Final = tuple(t for t in range(NUM_KINDS) if t not in _ORPHAN_SET)
+_NEG: Final = -64
 _MELD_SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
 
 
@@ -161,7 +167,7 @@ def build_suit_need_table() -> bytes:
 
 
 # One honour kind held 0-4 times: wildcards for sets only, and for sets and the pair.
-_HONOR_NEED = ((0, 2), (2, 1), (1, 0), (0, 2), (2, 1))
+_HONOR_NEED: Final = ((0, 2), (2, 1), (1, 0), (0, 2), (2, 1))
 
 
 def build_honor_need_table() -> bytes:
@@ -192,20 +198,41 @@ def build_honor_need_table() -> bytes:
 
 
 _build_lock = threading.Lock()
-_TABLES: list[bytes] = []  # [suit table, honour table] once built: the hot paths read them from here
+_TABLES: Final[list[bytes]] = []  # [suit table, honour table] once loaded: the hot paths read them from here
+_ORIGIN: Final[list[str]] = []  # where they came from (`need_tables_origin`)
 
 
 def _tables() -> list[bytes]:
     if not _TABLES:
         with _build_lock:
             if not _TABLES:
-                suit, honors = build_suit_need_table(), build_honor_need_table()
-                _TABLES.extend((suit, honors))
+                suit, honors, origin = _load_or_build()
+                _ORIGIN.append(origin)
+                _TABLES.extend((suit, honors))  # published last: a reader sees both or neither
     return _TABLES
 
 
+def _load_or_build() -> tuple[bytes, bytes, str]:
+    """The need tables from the install-time tables file (`engine.tables`, built by setup.py) when it
+    holds them; else (no file, switched off, or a file written before it held them) built here.
+
+    The mapped sections are copied once into `bytes` (2 MB, about a millisecond): the compiled hot
+    paths index a `bytes` in a few nanoseconds, a `memoryview` over the mapping costs 20-30x that per
+    look-up (README "Wildcards"), which would double the win check."""
+    t = TABLES
+    if t is not None and t.wild_suit_need is not None and t.wild_honor_need is not None:
+        return bytes(t.wild_suit_need), bytes(t.wild_honor_need), f"read from {t.path}"
+    return build_suit_need_table(), build_honor_need_table(), "built in this process"
+
+
+def need_tables_origin() -> str:
+    """Where this process's need tables came from (loading them if not yet done)."""
+    _tables()
+    return _ORIGIN[0]
+
+
 def suit_need_table() -> bytes:
-    """The suit table, built once per process on first use (to be mapped from the install-time file)."""
+    """The suit table (from the install-time file, else built once per process on first use)."""
     return _tables()[0]
 
 
@@ -289,16 +316,6 @@ def _in_tables(c: list[int], lo: int, hi: int) -> bool:
     return True
 
 
-def _total_in_tables(c: list[int]) -> int:
-    """The number of tiles, or -1 if a count is above 4, in one pass."""
-    total = 0
-    for n in c:
-        if n > 4:
-            return -1
-        total += n
-    return total
-
-
 def _part_packed(real: list[int], part: int) -> int:
     """The table byte of one part (0-2 suits, 3 honours); the plain search outside the tables."""
     if part < 3:
@@ -324,19 +341,34 @@ def standard_need(real: list[int]) -> int:
 
 
 def _combine(a: int, b: int, d: int, h: int) -> int:
+    """Wildcards the four parts need together: sets everywhere, and the pair where it costs least."""
     sa, sb, sd, sh = a & _SETS_MASK, b & _SETS_MASK, d & _SETS_MASK, h & _SETS_MASK
-    extra = min((a >> _PAIR_SHIFT) - sa, (b >> _PAIR_SHIFT) - sb, (d >> _PAIR_SHIFT) - sd, (h >> _PAIR_SHIFT) - sh)
+    extra = (a >> _PAIR_SHIFT) - sa
+    e = (b >> _PAIR_SHIFT) - sb
+    if e < extra:
+        extra = e
+    e = (d >> _PAIR_SHIFT) - sd
+    if e < extra:
+        extra = e
+    e = (h >> _PAIR_SHIFT) - sh
+    if e < extra:
+        extra = e
     return sa + sb + sd + sh + extra
 
 
 def seven_pairs_need(real: Sequence[int], allow_quad_pairs: bool) -> int | None:
     """Wildcards completing seven pairs from the real counts (None: no number will). Left-over
     wildcards pair with each other (as kinds not otherwise used when fours are not two pairs)."""
-    if allow_quad_pairs:
-        return sum(1 for n in real if n % 2)
-    if any(n > 2 for n in real):
-        return None
-    return sum(1 for n in real if n == 1)
+    odd = 0
+    singles = 0
+    for n in real:
+        if n & 1:
+            odd += 1
+        if n == 1:
+            singles += 1
+        elif n > 2 and not allow_quad_pairs:
+            return None
+    return odd if allow_quad_pairs else singles
 
 
 def thirteen_orphans_need(real: list[int]) -> int | None:
@@ -362,23 +394,41 @@ def is_complete_wild(counts: Sequence[int], wild: Collection[int], n_melds: int 
     """Do the concealed counts (the winning tile included), with the wild kinds as wildcards, form a
     winning shape with `n_melds` declared melds?
 
-    The parts' table indices are read from the counts as held and the wildcards' own counts taken out
-    of their part's index, so no copy of the counts is made on the way to the answer."""
+    The hot path of the wildcard engine, written for the compiled form: one pass over the counts
+    gives the four parts' table indices and the tile count, the wildcards' own counts are taken out of
+    their part's index (no copy of the counts), the four table bytes are combined inline, and seven
+    pairs / thirteen orphans are counted in one more pass, skipping the wild kinds by a bit mask."""
     c: list[int] = counts if isinstance(counts, list) else list(counts)
-    total = _total_in_tables(c)
-    if total >= 0 and total + 3 * n_melds != 14:
+    total = 0
+    i0 = 0
+    i1 = 0
+    i2 = 0
+    for k in range(9):
+        a = c[k]
+        b = c[9 + k]
+        d = c[18 + k]
+        if a > 4 or b > 4 or d > 4:
+            return _complete_outside_tables(c, wild, n_melds, shapes)
+        i0 = i0 * 5 + a
+        i1 = i1 * 5 + b
+        i2 = i2 * 5 + d
+        total += a + b + d
+    ih = 0
+    for k in range(27, 34):
+        h = c[k]
+        if h > 4:
+            return _complete_outside_tables(c, wild, n_melds, shapes)
+        ih = ih * 5 + h
+        total += h
+    if total + 3 * n_melds != 14:
         return False
-    if total < 0:  # a count above 4 (a fifth copy): outside the tables
-        if sum(c) + 3 * n_melds != 14:
-            return False
-        real, j = split_wild(c, wild)
-        return complete_real(real, j, n_melds, shapes)
-    i0 = suit_index(c, 0)
-    i1 = suit_index(c, 9)
-    i2 = suit_index(c, 18)
-    ih = honor_index(c)
     j = 0
+    mask = 0  # the wild kinds, one bit each (a kind named twice counts once)
     for t in wild:
+        bit = 1 << t
+        if mask & bit:
+            continue
+        mask |= bit
         n = c[t]
         if n:
             j += n
@@ -391,14 +441,81 @@ def is_complete_wild(counts: Sequence[int], wild: Collection[int], n_melds: int 
                 i2 -= off
             else:
                 ih -= off
-    tables = _TABLES or _tables()
+    tables = _TABLES if _TABLES else _tables()
     suit = tables[0]
-    if _combine(suit[i0], suit[i1], suit[i2], tables[1][ih]) <= j:
+    pa = suit[i0]
+    pb = suit[i1]
+    pd = suit[i2]
+    ph = tables[1][ih]
+    sa = pa & _SETS_MASK
+    sb = pb & _SETS_MASK
+    sd = pd & _SETS_MASK
+    sh = ph & _SETS_MASK
+    extra = (pa >> _PAIR_SHIFT) - sa  # the pair goes where it costs least
+    e = (pb >> _PAIR_SHIFT) - sb
+    if e < extra:
+        extra = e
+    e = (pd >> _PAIR_SHIFT) - sd
+    if e < extra:
+        extra = e
+    e = (ph >> _PAIR_SHIFT) - sh
+    if e < extra:
+        extra = e
+    if sa + sb + sd + sh + extra <= j:
         return True
     if n_melds or not (shapes.seven_pairs or shapes.thirteen_orphans):
         return False
+    return _specials_complete(c, mask, j, shapes)
+
+
+def _complete_outside_tables(c: list[int], wild: Collection[int], n_melds: int, shapes: WildShapes) -> bool:
+    """A count above 4 (a fifth copy): the plain search instead of the tables."""
+    if sum(c) + 3 * n_melds != 14:
+        return False
     real, j = split_wild(c, wild)
-    return _special_complete(real, j, shapes)
+    return complete_real(real, j, n_melds, shapes)
+
+
+def _specials_complete(c: list[int], mask: int, j: int, shapes: WildShapes) -> bool:
+    """Seven pairs or thirteen orphans with j wildcards, the kinds in `mask` (wild) left out: the
+    needs of `seven_pairs_need` and `thirteen_orphans_need`, counted without a copy; thirteen orphans
+    stops at the first real tile that is not an orphan (most hands hold one)."""
+    if shapes.seven_pairs:
+        if shapes.allow_quad_pairs:
+            odd = 0
+            for t in range(NUM_KINDS):
+                if c[t] & 1 and not mask >> t & 1:
+                    odd += 1
+            if odd <= j:
+                return True
+        else:
+            singles = 0
+            for t in range(NUM_KINDS):
+                n = c[t]
+                if n and not mask >> t & 1:
+                    if n > 2:
+                        singles = j + 1
+                        break
+                    if n == 1:
+                        singles += 1
+            if singles <= j:
+                return True
+    if not shapes.thirteen_orphans:
+        return False
+    for t in _NON_ORPHANS:
+        if c[t] and not mask >> t & 1:
+            return False
+    kinds = 0
+    pairs = 0
+    for t in _ORPHANS:
+        n = c[t]
+        if n and not mask >> t & 1:
+            if n > 2:
+                return False
+            kinds += 1
+            if n == 2:
+                pairs += 1
+    return pairs <= 1 and 13 - kinds + 1 - pairs <= j
 
 
 def complete_real(real: list[int], j: int, n_melds: int, shapes: WildShapes) -> bool:
@@ -420,7 +537,7 @@ def complete_real(real: list[int], j: int, n_melds: int, shapes: WildShapes) -> 
     return False
 
 
-_PART_OF = tuple(t // 9 if t < 27 else 3 for t in range(NUM_KINDS))
+_PART_OF: Final = tuple(t // 9 if t < 27 else 3 for t in range(NUM_KINDS))
 
 
 def waits_wild(counts: Sequence[int], wild: Collection[int], n_melds: int = 0,
@@ -433,29 +550,55 @@ def waits_wild(counts: Sequence[int], wild: Collection[int], n_melds: int = 0,
     `engine.analysis.waits` lists it.
     """
     real, j = split_wild(counts, wild)
-    if sum(real) + j + 3 * n_melds != 13:
+    mask = 0
+    for t in wild:
+        mask |= 1 << t
+    tiles = 0
+    odd = 0
+    singles = 0
+    over_two = False
+    others = False  # a real tile no wildcard can make an orphan
+    for t in range(NUM_KINDS):
+        n = real[t]
+        if n:
+            tiles += n
+            if n & 1:
+                odd += 1
+            if n == 1:
+                singles += 1
+            elif n > 2:
+                over_two = True
+            if not _IS_ORPHAN[t]:
+                others = True
+    if tiles + j + 3 * n_melds != 13:
         return ()
     in_tables = _in_tables(real, 0, NUM_KINDS)
-    tables = _TABLES or _tables()
-    idx = (suit_index(real, 0), suit_index(real, 9), suit_index(real, 18), honor_index(real))
-    parts = [_part_packed(real, p) for p in range(4)]
-    sets = [pk & _SETS_MASK for pk in parts]
-    extra = [(pk >> _PAIR_SHIFT) - (pk & _SETS_MASK) for pk in parts]
+    tables = _TABLES if _TABLES else _tables()
+    idx = [suit_index(real, 0), suit_index(real, 9), suit_index(real, 18), honor_index(real)]
+    sets = [0, 0, 0, 0]
+    extra = [0, 0, 0, 0]
+    for p in range(4):
+        pk = _part_packed(real, p)
+        sets[p] = pk & _SETS_MASK
+        extra[p] = (pk >> _PAIR_SHIFT) - sets[p]
     all_sets = sets[0] + sets[1] + sets[2] + sets[3]
-    other_extra = [min(extra[:p] + extra[p + 1:]) for p in range(4)]
+    # the cheapest pair among the other three parts, for each part
+    other_extra = [0, 0, 0, 0]
+    for p in range(4):
+        m = 99
+        for q in range(4):
+            if q != p and extra[q] < m:
+                m = extra[q]
+        other_extra[p] = m
     specials = not n_melds and (shapes.seven_pairs or shapes.thirteen_orphans)
-    if specials:
-        odd = sum(1 for n in real if n % 2)
-        singles = sum(1 for n in real if n == 1)
-        over_two = any(n > 2 for n in real)
-        orphans_only = shapes.thirteen_orphans and not any(real[t] for t in range(NUM_KINDS) if t not in _ORPHAN_SET)
-    wild_set = frozenset(wild)
+    orphans_only = specials and shapes.thirteen_orphans and not others
     out: list[int] = []
     for t in range(NUM_KINDS):
-        if t in wild_set:
+        if mask >> t & 1:
             continue
         p = _PART_OF[t]
-        if in_tables and real[t] < 4:
+        n = real[t]
+        if in_tables and n < 4:
             packed = tables[1 if p == 3 else 0][idx[p] + _PLACE[t]]
         else:
             real[t] += 1
@@ -470,22 +613,29 @@ def waits_wild(counts: Sequence[int], wild: Collection[int], n_melds: int = 0,
         if specials:
             if shapes.seven_pairs:
                 if shapes.allow_quad_pairs:
-                    need: int | None = odd - 1 if real[t] % 2 else odd + 1
-                else:
-                    need = None if over_two or real[t] == 2 else (singles - 1 if real[t] == 1 else singles + 1)
-                if need is not None and need <= j:
+                    if (odd - 1 if n & 1 else odd + 1) <= j:
+                        out.append(t)
+                        continue
+                elif not over_two and n != 2 and (singles - 1 if n == 1 else singles + 1) <= j:
                     out.append(t)
                     continue
-            if orphans_only and t in _ORPHAN_SET:
+            if orphans_only and _IS_ORPHAN[t]:
                 real[t] += 1
                 need = thirteen_orphans_need(real)
                 real[t] -= 1
                 if need is not None and need <= j:
                     out.append(t)
-    if wild_set and (out or standard_need(real) <= j + 1 or (not n_melds and _special_complete(real, j + 1, shapes))):
-        # one more wildcard: complete when some kind completes, or with the extra wildcard only
-        out.extend(wild_set)
-        out.sort()
+    if mask:
+        # one more wildcard: complete when some kind completes, or with the extra wildcard alone
+        m = extra[0]
+        for p in range(1, 4):
+            if extra[p] < m:
+                m = extra[p]
+        if out or all_sets + m <= j + 1 or (not n_melds and _special_complete(real, j + 1, shapes)):
+            for t in range(NUM_KINDS):
+                if mask >> t & 1:
+                    out.append(t)
+            out.sort()
     return tuple(out)
 
 
@@ -625,7 +775,7 @@ _ROWS: list[tuple[Vec, ...]] = []
 _ROW_IDS: dict[tuple[Vec, ...], int] = {}
 _PART_ROW: dict[tuple[tuple[int, ...], int], int] = {}
 _ROW_COMB: dict[int, int] = {}
-_STRIDE = 1 << 20
+_STRIDE: Final = 1 << 20
 
 
 def _row_id(rows: tuple[Vec, ...]) -> int:

@@ -196,7 +196,20 @@ def _option_value(rule_set: str, name: str, value: Any, field: str) -> Any:
         return Suit(value - 1)
     if (rule_set, name) == ("guangdong", "ghosts"):  # Tile: engine index + 1
         return tuple(tiles_from_proto(value, field))
+    if (rule_set, name) == ("mcr2p", "non_dealer_seat"):  # Wind: the engine option names the seat
+        seat = _NON_DEALER_SEATS.get(value)
+        if seat is None:
+            raise BadOptionError(f"{field}: {_wind_name(value)} is not a non-dealer seat (the dealer sits at East; "
+                                 "WIND_SOUTH, WIND_WEST or WIND_NORTH, or unset for any of them)", field)
+        return seat
     return value
+
+
+_NON_DEALER_SEATS = {pb.WIND_SOUTH: "south", pb.WIND_WEST: "west", pb.WIND_NORTH: "north"}
+
+
+def _wind_name(value: int) -> str:
+    return pb.Wind.Name(value) if value in pb.Wind.values() else str(value)
 
 
 def _claimed_from(value: int, field: str) -> ClaimedFrom:

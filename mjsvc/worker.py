@@ -63,6 +63,10 @@ def warm_up() -> bool:
             tiles = parse_tiles("1112345678999m")
             api.evaluate(winning_hand(tiles, (), parse_tiles("5m")[0]), WinContext(self_drawn=True), name)
             api.analyze(make_hand(tiles, sizes=(13,)), (), name)
+        # A hand with a ghost (guangdong's wildcards) loads the wildcard need tables from the tables file
+        # (a 2 MB copy), here, before the fork server forks the workers: they share it copy-on-write.
+        ghost = parse_tiles("P")
+        api.analyze(make_hand(tiles[1:] + ghost, sizes=(13,)), (), "guangdong", {"ghosts": ghost})
         return True
     except Exception:
         log.exception("engine warm-up failed; reporting NOT_SERVING")

@@ -68,6 +68,16 @@ def test_highest_paying_decomposition_wins() -> None:
     assert e.best is not None and int(Yaku.SANANKOU) in yaku(e)
 
 
+def test_a_yakuman_beats_a_counted_yakuman_of_the_same_points() -> None:
+    """Found by the 100,000-case run against `mahjong`: 111222333m EEE WW + 1m self-drawn with riichi and
+    five dora reads as suuankou (a yakuman) or as three identical chows (tsumo, riichi, iipeikou, chanta,
+    honitsu and 5 dora: 13 counted han). Both pay 32,000; the yakuman is the answer (majiang-core too)."""
+    e = ev("11222333mEEEWW", "1m", self_drawn=True, riichi=True, seat_wind=Wind.SOUTH,
+           prevalent_wind=Wind.SOUTH, dora_indicators=(T("1m"),), ura_dora_indicators=(T("S"),))
+    assert e.best is not None and e.best.yakuman == 1 and yaku(e) == {int(Yaku.SUUANKOU): 13}
+    assert e.best.points == 32000 and any(a.points == 32000 and a.yakuman == 0 for a in e.alternatives)
+
+
 def test_yakuman_and_limits() -> None:
     e = ev("111m999p111sEEEW", "W", self_drawn=True)  # suuankou tanki: a double
     assert e.best is not None and e.best.yakuman == 2 and yaku(e) == {int(Yaku.SUUANKOU_TANKI): 26}
@@ -255,3 +265,56 @@ def test_batch_and_cli_speak_riichi(tmp_path: object) -> None:
                           "--rule-set", "riichi", "--self-drawn", "--option", "double_wind_pair_fu=3"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "BAD_OPTION" in bad.stderr
+
+
+def test_every_predicate_holds_only_with_what_it_needs() -> None:
+    """The scoring asks a predicate only when the decomposition's `Facts.have` holds the bits it declares
+    (predicates.NEEDS, a fast path). The plain path, every predicate asked, on the 2,000 generated cases and
+    majiang-core's 5,000 wins: a predicate that holds always has its bits, so skipping never changes a yaku."""
+    from bench.riichi_cases import generate, load_hule, read_majiang
+    from engine.rules.riichi import scoring
+    from engine.rules.riichi.facts import Facts, TileFacts
+    from engine.shapes import decompositions
+
+    options = rules.get("riichi").default_options
+    situations = [(c.hand, c.ctx) for c in generate(2000, 20241201)]
+    situations += [read_majiang(item)[:2] for item in load_hule()]
+    held: dict[int, int] = {}
+    missing = []
+    for hand, ctx in situations:
+        tiles = TileFacts(hand, ctx)
+        for dec in decompositions(hand, False):
+            if dec.kind not in scoring.SHAPES:
+                continue
+            f = Facts(hand, ctx, options, tiles, dec)
+            for y, needs, rule in scoring._RULES_FOR[f.kind]:
+                if rule(f):
+                    held[y] = held.get(y, 0) + 1
+                    if needs & ~f.have:
+                        missing.append((str(hand), Yaku(y).name))
+    assert not missing, missing[:5]
+    assert {Yaku(y) for y in held} == set(Yaku) - {Yaku.DORA, Yaku.URA_DORA, Yaku.AKA_DORA}  # each one held
+
+
+def test_the_exclusions_memo_answers_as_the_plain_mechanism() -> None:
+    """scoring.counted_yaku keeps the exclusions' result per set of yaku found; with the memo emptied before
+    every hand (the plain path: Principles.apply each time) the answers are the same, byte for byte."""
+    from bench.riichi_cases import generate
+    from engine.rules.riichi import scoring
+
+    cases = generate(600, 7)
+
+    def answers(clear: bool) -> list[bytes]:
+        out = []
+        for c in cases:
+            if clear:
+                scoring._COUNTED.clear()
+            ev = api.evaluate(c.hand, c.ctx, "riichi")
+            out.append(convert.evaluation_to_proto(ev).SerializeToString(deterministic=True))
+        return out
+
+    plain = answers(clear=True)
+    scoring._COUNTED.clear()
+    memo = answers(clear=False)
+    assert 0 < len(scoring._COUNTED) <= scoring.COUNTED_MAX
+    assert memo == plain

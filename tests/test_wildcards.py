@@ -12,23 +12,32 @@ against all 34 kinds where that is affordable):
 - seven pairs: a wildcard pairs with a real kind or with another wildcard (up to four fresh kinds).
 - thirteen orphans: a wildcard stands for an orphan.
 
-make test runs a few hundred hands per J; `-m slow` runs 10,000 per J for the win check and the
-counts in `SLOW_ANALYSIS` for waits and shanten (the brute force grows as the number of kinds to the J).
+make test runs a few hundred hands per J; `-m slow` runs 10,000 per J for the win check, for waits and
+shanten of 13 tiles and for shanten of 14 tiles (`SLOW`, `SLOW_ANALYSIS`).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import struct
+import subprocess
+import sys
 from collections.abc import Iterable, Iterator, Sequence
-from functools import cache
+from functools import lru_cache
 from itertools import combinations_with_replacement, product
+from pathlib import Path
 
 import pytest
 
-from engine import analysis
+from engine import analysis, tables
 from engine import wildcards as W
 from engine.hand import Hand, make_hand, pung
 from engine.shapes import SetKind, ShapeKind, decompositions, is_seven_pairs, is_thirteen_orphans, suit_splits
+from engine.tables import builder
+from engine.tables import format as F
+from engine.tables.loader import open_tables, read_header
 from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, WHITE, parse_tiles
 
 ALL = tuple(range(NUM_KINDS))
@@ -171,6 +180,7 @@ def bf_shanten(real: list[int], j: int, n_melds: int, shapes: W.WildShapes, full
 # of the 10,000-hand runs; the whole-hand substitution above checks it on smaller runs.
 
 PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))
+MEMO = 1 << 20  # entries per memo of the walks below (bounded: an evicted entry is walked again)
 
 
 def part_complete(c: Sequence[int]) -> bool:
@@ -179,7 +189,7 @@ def part_complete(c: Sequence[int]) -> bool:
     return all(n % 3 != 1 for n in c) and sum(1 for n in c if n % 3 == 2) <= 1
 
 
-@cache
+@lru_cache(maxsize=MEMO)
 def part_complete_with(key: tuple[int, ...], x: int) -> bool:
     """Does some assignment of exactly x wildcards to the part's kinds complete it? Every assignment is
     one kind plus an assignment of x - 1, so the search walks them all, sharing what repeats."""
@@ -258,7 +268,7 @@ def parts_waits(real: list[int], j: int, wild: Sequence[int], n_melds: int, shap
     return tuple(out)
 
 
-@cache
+@lru_cache(maxsize=MEMO)
 def part_best(key: tuple[int, ...], x: int) -> tuple[int, ...]:
     """The engine's group vector of the part, best over every assignment of exactly x wildcards to its
     kinds (one kind plus an assignment of x - 1: every assignment is walked, what repeats is shared)."""
@@ -431,6 +441,75 @@ def test_honor_table_matches_the_plain_search() -> None:
         assert W.pair_need(table[idx]) == min(W.NEED_CAP, W.plain_suit_need(key, True)), key
 
 
+def test_need_tables_come_from_the_install_time_file() -> None:
+    """With the tables file in place (make builds it) the need tables are read from it, not built, and
+    they are byte for byte what the builders compute (every key; the plain search checks the builders
+    above, on every key under -m slow)."""
+    t = tables.TABLES
+    if t is None:
+        pytest.skip(f"no tables file: {tables.PROBLEM}")
+    assert t.wild_suit_need is not None and t.wild_honor_need is not None
+    assert W.need_tables_origin() == f"read from {t.path}"
+    assert W.suit_need_table() == bytes(t.wild_suit_need) == W.build_suit_need_table()
+    assert W.honor_need_table() == bytes(t.wild_honor_need) == W.build_honor_need_table()
+    assert t.sources == builder.source_digest()  # wildcards.py is one of the file's sources
+
+
+def _file_without_wild_sections(path: Path) -> Path:
+    """A copy of the tables file as written before it held the need tables (same payload and SHA-256,
+    the two sections left out of the header)."""
+    assert tables.TABLES is not None
+    data = Path(tables.TABLES.path).read_bytes()
+    header, start = read_header(data)
+    for name in (F.WILD_SUIT_NEED, F.WILD_HONOR_NEED):
+        del header["sections"][name]
+    text = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+    head = F.MAGIC + struct.pack("<I", len(text)) + text
+    new_start = -(-len(head) // F.ALIGN) * F.ALIGN
+    path.write_bytes(head + bytes(new_start - len(head)) + data[start:])
+    return path
+
+
+_ANSWERS = ("from engine import wildcards as W; from engine.tiles import parse_tiles, to_counts, WHITE; "
+            "c = to_counts(parse_tiles('13m46p789s999sEEPP')); d = to_counts(parse_tiles('13m46p789s99sEEPP')); "
+            "print(W.need_tables_origin()); print(W.is_complete_wild(c, [WHITE]), W.waits_wild(d, [WHITE]))")
+
+
+@pytest.mark.parametrize("setting", ["old file", "off", "missing"])
+def test_without_need_tables_in_the_file_they_are_built_in_process(tmp_path: Path, setting: str) -> None:
+    """An old tables file (no wild sections), tables switched off, or no file: the process builds the
+    need tables itself and answers the same."""
+    if tables.TABLES is None:
+        pytest.skip(f"no tables file: {tables.PROBLEM}")
+    value = {"old file": lambda: str(_file_without_wild_sections(tmp_path / "old.bin")), "off": lambda: "off",
+             "missing": lambda: str(tmp_path / "missing.bin")}[setting]()
+    if setting == "old file":
+        old = open_tables(value)
+        assert old.wild_suit_need is None and old.wild_honor_need is None and old.sha256 == tables.TABLES.sha256
+        status = subprocess.run([sys.executable, "-c", "import engine.tables as t; print(t.status())"], cwd="/",
+                                env=dict(os.environ, MJSVC_SUIT_TABLES=value), capture_output=True, text=True,
+                                check=True).stdout
+        assert "mapped read-only" in status and "no wildcard need tables in it" in status
+    env = dict(os.environ, MJSVC_SUIT_TABLES=value)
+    out = subprocess.run([sys.executable, "-c", _ANSWERS], env=env, cwd="/", capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    mapped = subprocess.run([sys.executable, "-c", _ANSWERS], cwd="/", capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    assert out[0] == "built in this process" and mapped[0].startswith("read from ")
+    assert out[1] == mapped[1] == "True (1, 13, 23, 26, 27, 33)"  # 2m 5p 6s 9s E, and a white (wild)
+
+
+def test_the_servers_warm_up_loads_the_need_tables() -> None:
+    """mjsvc's warm-up (run in the fork server before it forks the workers) loads the need tables, so
+    the workers share that copy instead of each making its own on its first ghost."""
+    if tables.TABLES is None:
+        pytest.skip(f"no tables file: {tables.PROBLEM}")
+    code = ("from engine import wildcards as W; from mjsvc import worker; assert not W._TABLES; "
+            "print(worker.warm_up(), W.need_tables_origin())")
+    out = subprocess.run([sys.executable, "-c", code], cwd="/", capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == f"True read from {tables.TABLES.path}"
+
+
 def test_builds_are_deterministic_and_sized() -> None:
     assert W.build_honor_need_table() == W.honor_need_table()
     assert len(W.suit_need_table()) == W.SUIT_KEYS == 5 ** 9
@@ -535,9 +614,9 @@ def test_the_cut_in_kinds_loses_nothing() -> None:
             assert bf_waits(real, j, wild, melds, shapes) == bf_waits(real, j, wild, melds, shapes, full=True)
 
 
-# The slow runs: 10,000 seeded hands per J for the win check; waits and shanten cost the brute force
-# far more as J grows (every assignment of J wildcards to a part's kinds), so J = 3, 4 and 8 run fewer.
-SLOW_ANALYSIS = {0: 10000, 1: 10000, 2: 10000, 3: 2000, 4: 1000, 8: 100}
+# The slow runs: 10,000 seeded hands per J for the win check, for waits and shanten of 13 tiles, and
+# for shanten of 14 tiles (run on the compiled engine: the walks' leaves are its plain search).
+SLOW_ANALYSIS = {0: 10000, 1: 10000, 2: 10000, 3: 10000, 4: 10000, 8: 10000}
 
 
 @pytest.mark.slow

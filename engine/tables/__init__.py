@@ -5,7 +5,8 @@ engine derives from one part alone is computed for every key a hand can hold (40
 43,130 honour keys) by the same search the engine runs (`builder`), written into one binary file
 (`format`), and read in place from a shared read-only mapping (`loader`): shanten summaries and group
 classes, the ranks that change a part's class (useful tiles), completeness and the ranks that complete
-a part (waits, the single-wait fan), pair masks, and every split of a complete suit (decompositions).
+a part (waits, the single-wait fan), pair masks, and every split of a complete suit (decompositions);
+and the wildcard need tables of `engine.wildcards` (how many wildcards a part needs).
 
 `TABLES` is the mapped file, loaded once at the first import (no I/O after that), or None when the
 file is missing, switched off (`MJSVC_SUIT_TABLES=off`) or fails its checks; `PROBLEM` then says why
@@ -44,4 +45,6 @@ def status() -> str:
     file this process maps, or why none."""
     if TABLES is None:
         return f"suit tables not mapped: {PROBLEM}; the engine fills per-process memos by search instead"
-    return f"suit tables mapped read-only from {TABLES.path} ({TABLES.size / 1e6:.1f} MB, sha256 {TABLES.sha256[:12]})"
+    wild = "" if TABLES.wild_suit_need is not None else "; no wildcard need tables in it (built per process)"
+    return (f"suit tables mapped read-only from {TABLES.path} ({TABLES.size / 1e6:.1f} MB, sha256 {TABLES.sha256[:12]})"
+            + wild)

@@ -28,9 +28,10 @@ from pathlib import Path
 from engine.tables import format as F
 from engine.tables.loader import ENV, read_header
 
-# The sources whose code decides the tables' content (the search and the encoding).
-_SOURCES = ("engine/tiles.py", "engine/shapes.py", "engine/analysis.py", "engine/tables/format.py",
-            "engine/tables/builder.py")
+# The sources whose code decides the tables' content (the search, the wildcard need builders and the
+# encoding).
+_SOURCES = ("engine/tiles.py", "engine/shapes.py", "engine/analysis.py", "engine/wildcards.py",
+            "engine/tables/format.py", "engine/tables/builder.py")
 
 
 def source_digest() -> str:
@@ -87,6 +88,7 @@ def build() -> tuple[bytes, dict]:
     """The file's bytes, and its header."""
     from engine import analysis as A
     from engine import shapes as S
+    from engine import wildcards as W
     from engine.tables import TABLES
 
     if TABLES is not None or A._VECS:
@@ -145,6 +147,9 @@ def build() -> tuple[bytes, dict]:
     sections[F.COMBINE] = ("B", bytes(A._c(a, b) for a in range(n) for b in range(n)))
     sections[F.ADDITION_GROUPS] = ("H", groups_pool.tobytes())
     sections[F.SPLIT_SETS] = ("B", bytes(split_pool))
+    # The wildcard need tables: engine.wildcards' own builders (what a process without them builds).
+    sections[F.WILD_SUIT_NEED] = ("B", W.build_suit_need_table())
+    sections[F.WILD_HONOR_NEED] = ("B", W.build_honor_need_table())
     return _assemble(sections, {"classes": n, "suit_keys": len(part_keys(F.SUIT_RANKS)),
                                 "honor_keys": len(part_keys(F.HONOR_RANKS))})
 

@@ -19,6 +19,14 @@ Packed per-key words (bit fields named below):
   splits are in `splits.sets`;
 - `<part>.additions` (u32): where the part's additions (the ranks that change its class, grouped by
   the class they lead to) are in `additions.groups`, or `NOT_TABLED`.
+
+The wildcard need tables (`wild.*`, engine.wildcards) are indexed differently, by the plain base-5
+number of the counts (first rank most significant) over every key with counts 0-4, tabled or not
+(5 ** 9 and 5 ** 7 bytes): the wildcard win check reads them at an index it computes with a few
+multiplications and moves by place values, which a dense index would not allow. A byte holds the
+wildcards a part needs to become sets only (low 4 bits) and sets and the pair (high 4 bits), each capped
+at 15; a key of more than `MAX_TILES` tiles holds 0xFF. A file without these sections (written before
+they existed) is still read: the engine then builds them per process.
 """
 
 from __future__ import annotations
@@ -48,6 +56,8 @@ SPLIT_SETS: Final = "splits.sets"  # u8 pool: SPLIT_WIDTH set codes per split, P
 VECTORS: Final = "vectors"  # i8[n * VECTOR_LEN]: the group vector of each class id
 COMBINE: Final = "combine"  # u8[n * n]: class id of the combination of two class ids
 VECTOR_LEN: Final = 10
+WILD_SUIT_NEED: Final = "wild.suit_need"  # u8[5 ** SUIT_RANKS]: wildcards a suit key needs, by base-5 index
+WILD_HONOR_NEED: Final = "wild.honor_need"  # u8[5 ** HONOR_RANKS]: the same for the honours
 
 # `summary` word: the analysis's per-part tuple (class id, pairs counting a four as two, pairs, orphan
 # kinds present, orphan pair, knitted ranks present per residue 0/1/2, class id of the rest per residue).

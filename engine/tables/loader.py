@@ -163,10 +163,13 @@ class SuitTable:
 
 
 class Tables:
-    """Everything in one mapped file."""
+    """Everything in one mapped file. `wild_suit_need` / `wild_honor_need`: engine.wildcards' need
+    tables (one byte per key, base-5 index: see format), read in place; None in a file written before
+    they were part of it."""
 
     def __init__(self, path: str, size: int, sha256: str, sources: str, suits: SuitTable, honors: SuitTable,
-                 vectors: list[tuple[int, ...]], combine: bytes) -> None:
+                 vectors: list[tuple[int, ...]], combine: bytes, wild_suit_need: memoryview | None = None,
+                 wild_honor_need: memoryview | None = None) -> None:
         self.path = path
         self.size = size
         self.sha256 = sha256
@@ -175,6 +178,8 @@ class Tables:
         self.honors = honors
         self.vectors = vectors
         self.combine = combine
+        self.wild_suit_need = wild_suit_need
+        self.wild_honor_need = wild_honor_need
 
 
 class TableError(Exception):
@@ -225,7 +230,16 @@ def open_tables(path: str) -> Tables:
     flat = _section(view, header, start, F.VECTORS).tolist()
     vectors = [tuple(flat[i:i + F.VECTOR_LEN]) for i in range(0, len(flat), F.VECTOR_LEN)]
     combine = bytes(_section(view, header, start, F.COMBINE))
-    return Tables(path, len(mm), digest, header["sources"], parts[0], parts[1], vectors, combine)
+    wild: list[memoryview | None] = []
+    for name, ranks in ((F.WILD_SUIT_NEED, F.SUIT_RANKS), (F.WILD_HONOR_NEED, F.HONOR_RANKS)):
+        if name not in header["sections"]:  # a file from before the wildcard sections: built per process
+            wild.append(None)
+            continue
+        sec = _section(view, header, start, name)
+        if len(sec) != 5 ** ranks:
+            raise TableError(f"section {name} holds {len(sec)} bytes, expected {5 ** ranks}")
+        wild.append(sec)
+    return Tables(path, len(mm), digest, header["sources"], parts[0], parts[1], vectors, combine, wild[0], wild[1])
 
 
 def configured_path(default: str) -> str | None:

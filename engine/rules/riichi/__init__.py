@@ -8,8 +8,10 @@ Options (options.py) default to majiang-core's default rule, whose scored cases 
 Rulings (where rule books differ or the contract is silent):
 
 1. Shapes: four sets and a pair, seven pairs of seven different kinds (four of a kind is not two
-   pairs), thirteen orphans. The highest-paying decomposition wins: most points to the winner, then
-   most han, then most fu.
+   pairs), thirteen orphans. The highest-paying decomposition wins: most points to the winner, then a
+   yakuman before a counted yakuman of the same points (majiang-core's rule; `mahjong` and riichienv
+   agree: 111222333m + EEE + WW self-drawn with riichi and five dora is suuankou, not 13 counted han of
+   sanrenkou-as-chows), then most han, then most fu.
 2. A complete hand without a yaku is not a win: `is_win` false, and `best` is the decomposition scored
    with its `reason` ("no yaku ..."); dora alone are no yaku.
 3. A pung completed by a discard is an open pung (fu, sanankou, suuankou); concealed kongs keep the hand
@@ -36,86 +38,11 @@ Rulings (where rule books differ or the contract is silent):
 
 from __future__ import annotations
 
-from engine.errors import BadContextError, ContradictoryContextError, TooManyCopiesError
-from engine.hand import FIVES, ClaimedFrom, Hand, WinContext, Wind
 from engine.rules.model import ALL_TILES, RuleSet
+from engine.rules.riichi.context import check_context
 from engine.rules.riichi.options import RiichiOptions
 from engine.rules.riichi.scoring import SHAPES, evaluate
 from engine.rules.riichi.yaku import TABLE
-from engine.tiles import format_tile
-
-MAX_INDICATORS = 5
-MAX_COUNTERS = 100
-
-
-def _clash(field: str, why: str) -> None:
-    raise ContradictoryContextError(f"{field}: {why}", field)
-
-
-def check_context(hand: Hand, ctx: WinContext, options: RiichiOptions) -> None:
-    """The Riichi context checks beyond engine.hand.validate_context (ruling 7)."""
-    if type(ctx.riichi) is not bool or type(ctx.double_riichi) is not bool or type(ctx.ippatsu) is not bool:
-        for name in ("riichi", "double_riichi", "ippatsu"):
-            if type(getattr(ctx, name)) is not bool:
-                raise BadContextError(f"{name}: expected true or false, got {getattr(ctx, name)!r}", name)
-    if ctx.flowers or ctx.flower_tiles:
-        name = "flowers" if ctx.flowers else "flower_tiles"
-        raise BadContextError(f"{name}: Riichi is played without flowers", name)
-    honba, sticks = ctx.honba, ctx.riichi_sticks
-    if type(honba) is not int or type(sticks) is not int or not (0 <= honba <= MAX_COUNTERS
-                                                                 and 0 <= sticks <= MAX_COUNTERS):
-        for name in ("honba", "riichi_sticks"):
-            value = getattr(ctx, name)
-            if type(value) is not int or not 0 <= value <= MAX_COUNTERS:
-                raise BadContextError(f"{name}: {value!r} is out of range 0..{MAX_COUNTERS}", name)
-    counts = hand.counts()
-    for name in ("dora_indicators", "ura_dora_indicators"):
-        tiles = getattr(ctx, name)
-        if len(tiles) > MAX_INDICATORS:
-            raise BadContextError(f"{name}: at most {MAX_INDICATORS} indicators (one and one per kong), "
-                                  f"got {len(tiles)}", name)
-        for t in tiles:
-            counts[t] += 1
-            if counts[t] > 4:
-                raise TooManyCopiesError(f"{name}: {format_tile(t)} would be a fifth copy with the hand's tiles "
-                                         "and the other indicators", name)
-    if options.red_fives:
-        for five in FIVES:
-            if counts[five] - ctx.dora_indicators.count(five) - ctx.ura_dora_indicators.count(five) == 4 \
-                    and five not in hand.red_fives:
-                raise ContradictoryContextError(
-                    f"red_fives: the hand holds all four {format_tile(five)}, so one is the red five (option "
-                    "red_fives on): list it in red_fives", "red_fives")
-    declared = ctx.riichi or ctx.double_riichi
-    claimed = [m for m in hand.melds if not m.concealed]
-    if declared and claimed:
-        _clash("riichi" if ctx.riichi else "double_riichi", "riichi is declared with a closed hand, and this hand "
-               "has claimed a meld")
-    if ctx.ippatsu and not declared:
-        _clash("ippatsu", "ippatsu is a win right after a riichi declaration; riichi is not set")
-    if ctx.ippatsu and ctx.replacement_tile:
-        _clash("ippatsu", "declaring a kong after riichi ends the ippatsu, so no ippatsu on a replacement tile")
-    if ctx.ura_dora_indicators and not declared:
-        _clash("ura_dora_indicators", "ura dora are revealed for a riichi hand only")
-    for name, dealer in (("heavenly", True), ("earthly", False)):
-        if getattr(ctx, name):
-            if (ctx.seat_wind == Wind.EAST) != dealer:
-                _clash(name, "tenhou is the dealer's (East) win on the deal" if dealer
-                       else "chiihou is a non-dealer's win on the first draw; East is the dealer")
-            if hand.melds:
-                _clash(name, "a first-turn win has declared nothing, not even a concealed kong")
-            if declared:
-                _clash(name, "a first-turn win comes before any riichi")
-            if not ctx.self_drawn:
-                _clash(name, "a first-turn win is self-drawn")
-    if ctx.replacement_tile and ctx.last_wall_tile:
-        _clash("replacement_tile", "no kong can be declared on the last wall tile, so no replacement tile follows")
-    if ctx.self_drawn and ctx.discarded_by != ClaimedFrom.NONE:
-        _clash("discarded_by", "a self-drawn win has no discarder")
-    if not ctx.self_drawn and ctx.discarded_by == ClaimedFrom.NONE:
-        raise BadContextError("discarded_by: a win on a discard (or a robbed kong) needs the seat that "
-                              "discarded: left, across or right", "discarded_by")
-
 
 RULE_SET = RuleSet(
     name="riichi",

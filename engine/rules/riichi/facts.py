@@ -40,6 +40,43 @@ WINDS: Final = sum(1 << t for t in range(27, 31))
 SUIT_MASK: Final = (1 << 9) - 1
 
 
+# What a yaku needs before its predicate is asked: bits of `Facts.have`. Each predicate in predicates.py
+# declares the bits without which it cannot hold (a necessary condition, never a sufficient one), so a
+# decomposition asks only the few predicates that can hold; tests/test_riichi.py checks on generated and
+# majiang-core hands that no predicate ever holds without its bits.
+# - the situation (per hand, from the context)
+SELF_DRAWN: Final = 1 << 0
+RIICHI_SET: Final = 1 << 1  # ctx.riichi
+DOUBLE_RIICHI_SET: Final = 1 << 2
+IPPATSU_SET: Final = 1 << 3
+ROBBING_KONG: Final = 1 << 4
+REPLACEMENT_TILE: Final = 1 << 5
+LAST_TILE: Final = 1 << 6
+HEAVENLY: Final = 1 << 7
+EARTHLY: Final = 1 << 8
+# - the tiles (per hand)
+CLOSED: Final = 1 << 9
+ONE_SUIT: Final = 1 << 10  # tiles of one suit (honours aside)
+HONOURS_HELD: Final = 1 << 11
+NO_SIMPLES: Final = 1 << 12  # only terminals and honours
+NO_OUTSIDE: Final = 1 << 13  # no terminal and no honour
+ONLY_GREEN: Final = 1 << 14
+# - the sets (per decomposition)
+CHOWS_2: Final = 1 << 15  # at least two chows
+CHOWS_3: Final = 1 << 16
+CHOWS_4: Final = 1 << 17
+PUNGS_3: Final = 1 << 18  # at least three pungs or kongs
+PUNGS_4: Final = 1 << 19
+CONCEALED_PUNGS_3: Final = 1 << 20
+KONGS_3: Final = 1 << 21
+DRAGON_PUNG: Final = 1 << 22  # at least one
+DRAGON_PUNGS_2: Final = 1 << 23
+WIND_PUNG: Final = 1 << 24
+WIND_PUNGS_3: Final = 1 << 25
+ALL_OUTSIDE: Final = 1 << 26  # Facts.all_outside of a standard hand
+ALL_TERMINAL: Final = 1 << 27
+
+
 def is_outside(t: int) -> bool:
     return t >= 27 or t % 9 == 0 or t % 9 == 8
 
@@ -47,9 +84,9 @@ def is_outside(t: int) -> bool:
 class TileFacts:
     """The tiles of the whole hand (concealed, melds, winning tile): the same for every decomposition."""
 
-    __slots__ = ("counts", "present", "suits", "honours", "closed", "n_melds")
+    __slots__ = ("counts", "present", "suits", "honours", "closed", "n_melds", "have")
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: Hand, ctx: WinContext) -> None:
         counts = [0] * 34
         for t in hand.concealed:
             counts[t] += 1
@@ -73,6 +110,38 @@ class TileFacts:
         self.honours: bool = bool(present & HONOURS)
         self.closed: bool = closed
         self.n_melds: int = len(hand.melds)
+        have = 0
+        if ctx.self_drawn:
+            have |= SELF_DRAWN
+        if ctx.riichi:
+            have |= RIICHI_SET
+        if ctx.double_riichi:
+            have |= DOUBLE_RIICHI_SET
+        if ctx.ippatsu:
+            have |= IPPATSU_SET
+        if ctx.robbing_kong:
+            have |= ROBBING_KONG
+        if ctx.replacement_tile:
+            have |= REPLACEMENT_TILE
+        if ctx.last_wall_tile:
+            have |= LAST_TILE
+        if ctx.heavenly:
+            have |= HEAVENLY
+        if ctx.earthly:
+            have |= EARTHLY
+        if closed:
+            have |= CLOSED
+        if self.suits == 1:
+            have |= ONE_SUIT
+        if self.honours:
+            have |= HONOURS_HELD
+        if not present & ~OUTSIDE:
+            have |= NO_SIMPLES
+        if not present & OUTSIDE:
+            have |= NO_OUTSIDE
+        if not present & ~GREEN_TILES:
+            have |= ONLY_GREEN
+        self.have: int = have  # the bits above that the hand and the situation give
 
 
 class Facts:
@@ -80,7 +149,7 @@ class Facts:
 
     __slots__ = ("hand", "ctx", "options", "tiles", "dec", "kind", "closed", "win", "wait", "chows", "pungs",
                  "pung_concealed", "pung_kong", "n_kongs", "n_concealed_pungs", "pair", "all_outside",
-                 "all_terminal", "seat_tile", "round_tile", "self_drawn")
+                 "all_terminal", "seat_tile", "round_tile", "self_drawn", "have")
 
     def __init__(self, hand: Hand, ctx: WinContext, options: RiichiOptions, tiles: TileFacts,
                  dec: Decomposition) -> None:
@@ -107,6 +176,7 @@ class Facts:
         self.pair: int = -1
         self.all_outside: bool = True  # every set and the pair hold a terminal or honour
         self.all_terminal: bool = True  # every set and the pair hold a terminal
+        self.have: int = tiles.have  # with the sets' bits below
         if dec.kind != ShapeKind.STANDARD:
             return
         at = -1
@@ -140,6 +210,36 @@ class Facts:
                 if kind == KONG:
                     self.n_kongs += 1
                 self._outside_single(first)
+        self.have |= self._set_bits()
+
+    def _set_bits(self) -> int:
+        have = 0
+        n = len(self.chows)
+        if n >= 2:
+            have |= CHOWS_2 | (CHOWS_3 if n >= 3 else 0) | (CHOWS_4 if n == 4 else 0)
+        n = len(self.pungs)
+        if n >= 3:
+            have |= PUNGS_3 | (PUNGS_4 if n == 4 else 0)
+        if self.n_concealed_pungs >= 3:
+            have |= CONCEALED_PUNGS_3
+        if self.n_kongs >= 3:
+            have |= KONGS_3
+        dragons = 0
+        winds = 0
+        for t in self.pungs:
+            if t >= _RED:
+                dragons += 1
+            elif t >= EAST:
+                winds += 1
+        if dragons:
+            have |= DRAGON_PUNG | (DRAGON_PUNGS_2 if dragons >= 2 else 0)
+        if winds:
+            have |= WIND_PUNG | (WIND_PUNGS_3 if winds >= 3 else 0)
+        if self.all_outside:
+            have |= ALL_OUTSIDE
+        if self.all_terminal:
+            have |= ALL_TERMINAL
+        return have
 
     def _outside_single(self, t: int) -> None:
         if t >= 27:

@@ -15,6 +15,8 @@ pays the honba too.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.hand import ClaimedFrom, Wind
 
 YAKUMAN_BASE = 8000
@@ -43,7 +45,11 @@ def _up(x: int) -> int:
 
 def seat_of(winner: Wind, source: ClaimedFrom) -> int:
     """The seat wind of the player at `source` relative to the winner: left is the one before in turn."""
-    return (int(winner) + {ClaimedFrom.RIGHT: 1, ClaimedFrom.ACROSS: 2, ClaimedFrom.LEFT: 3}[source]) % 4
+    return (int(winner) + _SEATS_ON[source]) % 4
+
+
+# seats from the winner to the player at each ClaimedFrom (NONE, LEFT, ACROSS, RIGHT): right is the next
+_SEATS_ON: Final = (0, 3, 2, 1)
 
 
 def pay(base: int, winner: Wind, discarder: int | None, honba: int, sticks: int,

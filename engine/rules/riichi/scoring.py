@@ -3,7 +3,8 @@
 Per decomposition: the predicates find the yaku, the shared mechanism (engine.rules.principles) applies
 the table's exclusions (a yakuman excludes every other yaku and the dora), the han of an open hand are
 the table's `open_value`; no yaku, no win. Then dora, ura dora and red fives, fu, base points, payments.
-Best first: the most the winner is paid, then more han, then more fu, then engine.shapes' order.
+Best first: the most the winner is paid, then a yakuman before a counted yakuman of the same points, then
+more han, then more fu, then engine.shapes' order.
 """
 
 from __future__ import annotations
@@ -29,11 +30,19 @@ PRINCIPLES = Principles(TABLE.rows)
 _ORDER = sorted(predicates.RULES, key=lambda y: PRINCIPLES.rank[y])
 # Which predicates can hold for a shape: a yaku scored on sets needs four sets and a pair (the table's
 # `scope` says where each is scored), kokushi has only its own and the situation's.
-_RULES_FOR: dict[ShapeKind, list[tuple[int, Callable[[Facts], bool]]]] = {
-    ShapeKind.STANDARD: [(y, predicates.RULES[y]) for y in _ORDER],
-    ShapeKind.SEVEN_PAIRS: [(y, predicates.RULES[y]) for y in _ORDER if TABLE.by_id[y].scope is not Scope.SETS],
-    ShapeKind.THIRTEEN_ORPHANS: [(y, predicates.RULES[y]) for y in _ORDER if TABLE.by_id[y].scope is Scope.SITUATION
-                                 or y in (int(Yaku.KOKUSHI_MUSOU), int(Yaku.KOKUSHI_MUSOU_13))],
+# Each entry: (yaku, what it needs (predicates.NEEDS), its predicate).
+_Rules = list[tuple[int, int, Callable[[Facts], bool]]]
+
+
+def _rules(keep: Callable[[int], bool]) -> _Rules:
+    return [(y, predicates.NEEDS[y], predicates.RULES[y]) for y in _ORDER if keep(y)]
+
+
+_RULES_FOR: dict[ShapeKind, _Rules] = {
+    ShapeKind.STANDARD: _rules(lambda y: True),
+    ShapeKind.SEVEN_PAIRS: _rules(lambda y: TABLE.by_id[y].scope is not Scope.SETS),
+    ShapeKind.THIRTEEN_ORPHANS: _rules(lambda y: TABLE.by_id[y].scope is Scope.SITUATION
+                                       or y in (int(Yaku.KOKUSHI_MUSOU), int(Yaku.KOKUSHI_MUSOU_13))),
 }
 _DEFS: dict[int, FanDef] = TABLE.def_by_id
 # An open hand's yaku worth one han less (kuisagari) are reported with the han they count for.
@@ -48,9 +57,10 @@ NO_YAKU = "no yaku: a complete hand needs at least one yaku to win (dora are not
 
 # Dora: the tile after the indicator, within its suit (9 -> 1), the winds (N -> E) and the dragons
 # (white -> green -> red -> white).
-_NEXT = {**{t: t // 9 * 9 + (t % 9 + 1) % 9 for t in range(27)},
-         **{w: WINDS[(i + 1) % 4] for i, w in enumerate(WINDS)},
-         WHITE: GREEN, GREEN: RED, RED: WHITE}
+_NEXT_OF = {**{t: t // 9 * 9 + (t % 9 + 1) % 9 for t in range(27)},
+            **{w: WINDS[(i + 1) % 4] for i, w in enumerate(WINDS)},
+            WHITE: GREEN, GREEN: RED, RED: WHITE}
+_NEXT: list[int] = [_NEXT_OF[t] for t in range(34)]  # by tile index
 _LIABLE = {int(Yaku.DAISANGEN): DRAGONS, int(Yaku.DAISUUSHII): WINDS}
 _CLOSED_VALUE: dict[int, int] = {int(r.id): r.value for r in TABLE.rows}
 _OPEN_VALUE: dict[int, int] = {int(r.id): r.value_for(False) for r in TABLE.rows}
@@ -94,13 +104,36 @@ def _liable_seat(hand: Hand, ctx: WinContext, tiles: tuple[int, ...]) -> int | N
     return seat_of(ctx.seat_wind, sets[-1].claimed_from)
 
 
+# The exclusions applied to a set of yaku found depend on that set alone (Riichi scores no yaku on sets and
+# uses no forest), so their result is kept per set, as a bit mask: a few hundred sets recur across hands.
+# Bounded; tests/test_riichi.py checks answers with the memo emptied before each hand against it warm.
+_COUNTED: dict[int, tuple[int, ...]] = {}
+COUNTED_MAX: Final = 16384
+_IDS: list[int] = sorted(predicates.RULES)
+
+
+def counted_yaku(found: int) -> tuple[int, ...]:
+    """The yaku that count, in id order, of those found (bit per id): engine.rules.principles applied."""
+    counted = _COUNTED.get(found)
+    if counted is None:
+        raw: dict[int, list[tuple[int, ...]]] = {}
+        for y in _IDS:
+            if found >> y & 1:
+                raw[y] = _NO_SETS
+        counted = tuple(PRINCIPLES.apply(raw))
+        if len(_COUNTED) < COUNTED_MAX:
+            _COUNTED[found] = counted
+    return counted
+
+
 def score_decomposition(f: Facts) -> Scoring:
     opts = f.options
-    raw: dict[int, list[tuple[int, ...]]] = {}
-    for y, rule in _RULES_FOR[f.kind]:
-        if rule(f):
-            raw[y] = _NO_SETS
-    counted = PRINCIPLES.apply(raw)
+    found = 0  # bit per yaku id
+    have = f.have
+    for y, needs, rule in _RULES_FOR[f.kind]:
+        if not needs & ~have and rule(f):  # a predicate is asked only when the hand has what it needs
+            found |= 1 << y
+    counted = counted_yaku(found)
     closed = f.closed
     hits: list[FanHit] = []
     yakuman = 0
@@ -155,15 +188,17 @@ def score_decomposition(f: Facts) -> Scoring:
     return Scoring(tuple(hits), han, True, f.dec, han, fu, yakuman, points, payments, fu_parts)
 
 
-def _rank(s: Scoring) -> tuple[int, int, int]:
-    return (-s.points, -s.han, -s.fu)
+def _rank(s: Scoring) -> tuple[int, int, int, int]:
+    """Most paid first; at equal points a yakuman before a counted one (13+ han, kazoe), as majiang-core's
+    hule() keeps a result without fanshu; then more han, then more fu."""
+    return (-s.points, 0 if s.yakuman else 1, -s.han, -s.fu)
 
 
 def evaluate(hand: Hand, ctx: WinContext, options: RiichiOptions) -> Evaluation:
     decs: list[Decomposition] = [d for d in decompositions(hand, False) if d.kind in SHAPES]
     if not decs:
         return Evaluation(False)
-    tiles = TileFacts(hand)
+    tiles = TileFacts(hand, ctx)
     scored = [score_decomposition(Facts(hand, ctx, options, tiles, d)) for d in decs]
     wins = [s for s in scored if s.meets_minimum]
     if not wins:
