@@ -315,3 +315,34 @@ print("ok", len(analysis._VECS))
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("ok")
+
+
+def test_decoded_additions_memo_answers_as_the_table_and_analyses_are_unchanged() -> None:
+    """`_plus` keeps the table's decoded additions per part key (bounded): a memo hit answers exactly what
+    the table does, and discard advice is the same with the memo emptied before every call and kept."""
+    rng = random.Random(20261201)
+    keys = set()
+    while len(keys) < 2000:
+        c = [0] * 9
+        for _ in range(rng.randint(1, 11)):
+            r = rng.randrange(9)
+            if c[r] < 4:
+                c[r] += 1
+        keys.add(tuple(c))
+    for key in keys:
+        table = analysis._table(key)
+        expected = table.additions_of(key) if table is not None else None
+        first, again = analysis._plus(key), analysis._plus(key)
+        assert first == again
+        if expected is not None:
+            assert first == expected and key in analysis._PLUS_DECODED
+    hands = []
+    while len(hands) < 200:
+        tiles = sorted(rng.sample(range(4 * NUM_KINDS), 14))
+        hands.append(make_hand([t // 4 for t in tiles], sizes=(14,)))
+    kept = [analysis.analyze(h, ()) for h in hands]
+    plain = []
+    for h in hands:
+        analysis._PLUS_DECODED.clear()
+        plain.append(analysis.analyze(h, ()))
+    assert kept == plain
