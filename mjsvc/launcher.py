@@ -85,9 +85,12 @@ def worker_pids(supervisor: int) -> list[int]:
     helpers, the resource tracker and the fork server (a child of the supervisor; the workers are its
     children and keep its command line)."""
     names = (b"multiprocessing.resource_tracker", b"multiprocessing.forkserver")
-    helpers = {pid for pid in descendants(supervisor)
-               if _parent(pid) == supervisor and any(name in _cmdline(pid) for name in names)}
-    return sorted(pid for pid in descendants(supervisor) if pid not in helpers and _cmdline(pid))
+    out = []
+    for pid in descendants(supervisor):
+        cmd = _cmdline(pid)
+        if cmd and not (_parent(pid) == supervisor and any(name in cmd for name in names)):
+            out.append(pid)
+    return sorted(out)
 
 
 def _cmdline(pid: int) -> bytes:
