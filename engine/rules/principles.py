@@ -71,6 +71,20 @@ class Principles:
             if r.combo:
                 combo.add(int(r.id))
         self.combo: frozenset[int] = frozenset(combo)
+        # The same tables as lists indexed by fan id, which `apply` reads (a list read costs less than a
+        # dict look-up and a flag per id less than a bit of a wide int).
+        size = max([int(r.id) for r in rows], default=-1) + 1
+        self._rank_of: list[int] = [-1] * size
+        self._excludes_of: list[tuple[int, ...]] = [()] * size
+        self._on_sets_of: list[tuple[int, ...]] = [()] * size
+        self._combo_of: list[bool] = [False] * size
+        for r in rows:
+            fid = int(r.id)
+            self._rank_of[fid] = self.rank[fid]
+            self._excludes_of[fid] = tuple([int(x) for x in r.excludes])
+            self._on_sets_of[fid] = self.on_sets.get(fid, ())
+            self._combo_of[fid] = fid in combo
+        self._size = size
 
     def apply(self, raw: dict[int, list[Any]], forest: Forest | None = None,
               sets_of: Callable[[Any], tuple[int, ...]] | None = None) -> dict[int, list[Any]]:
@@ -78,33 +92,37 @@ class Principles:
 
         `sets_of`: how to read an occurrence's set indices (None: the occurrence is that tuple).
         """
-        excluded = 0  # bit per fan id
+        excluded = [False] * self._size  # per fan id
         fenced: dict[int, list[set[int]]] = {}
         kept: dict[int, list[Any]] = {}
-        ranks = [self.rank[fid] for fid in raw]
+        rank_of = self._rank_of
+        ranks = [rank_of[fid] for fid in raw]
         ranks.sort()  # a plain sort of ints: one C call once compiled
         order = self.order
-        on_sets = self.on_sets
-        combo = self.combo
+        excludes_of = self._excludes_of
+        on_sets_of = self._on_sets_of
+        combo_of = self._combo_of
         for r in ranks:
             fid = order[r]
-            if excluded >> fid & 1:
+            if excluded[fid]:
                 continue
             hits = raw[fid]
             if fenced and fid in fenced:
                 groups = fenced[fid]
                 hits = [h for h in hits if not _inside(h if sets_of is None else sets_of(h), groups)]
-            if forest is not None and fid in combo:
+            if forest is not None and combo_of[fid]:
                 hits = [h for h in hits if forest.admit(h if sets_of is None else sets_of(h))]
             if not hits:
                 continue
             kept[fid] = hits
-            excluded |= self.exclude_bits[fid]
-            if fid in on_sets:
+            for x in excludes_of[fid]:
+                excluded[x] = True
+            victims = on_sets_of[fid]
+            if victims:
                 covered: set[int] = set()
                 for h in hits:
                     covered.update(h if sets_of is None else sets_of(h))
-                for victim in on_sets[fid]:
+                for victim in victims:
                     if victim in fenced:
                         fenced[victim].append(covered)
                     else:

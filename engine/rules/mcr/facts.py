@@ -15,7 +15,7 @@ The per-suit ones read the tables mapped by `engine.tables` (search only outside
 from __future__ import annotations
 
 from functools import lru_cache, partial
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from engine.hand import Hand, MeldKind, WinContext
 from engine.shapes import COMPLETE_SUITS, Decomposition, SetKind, ShapeKind, suit_splits
@@ -24,11 +24,11 @@ from engine.tables.format import STATUS_OPEN
 from engine.tiles import NUM_KINDS
 
 # Tiles whose faces look the same upside down (推不倒): dots 1234589, bamboo 245689, white.
-REVERSIBLE = frozenset([9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33])
+REVERSIBLE: Final = frozenset([9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33])
 # All Green (绿一色): bamboo 2 3 4 6 8 and the green dragon.
-GREEN = frozenset([19, 20, 21, 23, 25, 32])
-WIND_TILES = (27, 28, 29, 30)
-DRAGON_TILES = (31, 32, 33)
+GREEN: Final = frozenset([19, 20, 21, 23, 25, 32])
+WIND_TILES: Final = (27, 28, 29, 30)
+DRAGON_TILES: Final = (31, 32, 33)
 
 
 def suit(t: int) -> int:
@@ -49,11 +49,11 @@ def mask_of(tiles: frozenset[int] | tuple[int, ...]) -> int:
     return sum(1 << t for t in set(tiles))
 
 
-SUIT_MASK = 0x1FF  # the nine ranks of one suit
-SUITED = (1 << 27) - 1
-REVERSIBLE_MASK = mask_of(REVERSIBLE)
-GREEN_MASK = mask_of(GREEN)
-TERMINAL_RANKS = 0b100000001  # ranks 1 and 9, as bits 0 and 8 of a rank mask
+SUIT_MASK: Final = 0x1FF  # the nine ranks of one suit
+SUITED: Final = (1 << 27) - 1
+REVERSIBLE_MASK: Final = mask_of(REVERSIBLE)
+GREEN_MASK: Final = mask_of(GREEN)
+TERMINAL_RANKS: Final = 0b100000001  # ranks 1 and 9, as bits 0 and 8 of a rank mask
 
 
 def ranks_mask(ranks: tuple[int, ...]) -> int:
@@ -94,20 +94,20 @@ class Situation(NamedTuple):
 
 
 # NamedTuples built from a plain tuple without their Python-level __new__ (hot path)
-_tile_facts = partial(tuple.__new__, TileFacts)
-_situation = partial(tuple.__new__, Situation)
+_tile_facts: Final = partial(tuple.__new__, TileFacts)
+_situation: Final = partial(tuple.__new__, Situation)
 
 
 class HandFacts:
     """What does not depend on how the hand is split."""
 
     __slots__ = ("hand", "ctx", "win", "counts", "standing", "present", "tiles", "situation", "n_melds",
-                 "n_kongs", "self_drawn", "features", "_unique_wait")
+                 "n_kongs", "fours", "self_drawn", "features", "_unique_wait")
 
     def __init__(self, hand: Hand, ctx: WinContext) -> None:
         win = hand.winning_tile
         assert win is not None
-        standing = [0] * NUM_KINDS
+        standing: list[int] = [0] * NUM_KINDS
         present = 1 << win
         for t in hand.concealed:
             standing[t] += 1
@@ -132,6 +132,11 @@ class HandFacts:
         self.ctx = ctx
         self.win = win
         self.counts = counts  # every tile of the hand, a kong counting 4
+        fours = 0
+        for c in counts:
+            if c == 4:
+                fours += 1
+        self.fours = fours  # kinds of which the hand holds all four copies (in a kong or not)
         self.standing = standing  # concealed tiles without the winning tile
         self.present = present  # bit t for each kind held
         self.tiles = tiles_ = tile_facts(present)
@@ -186,7 +191,7 @@ def _seven_pairs_wait(counts: list[int]) -> int | None:
 
 
 # complete suit key (at most four of a kind) -> 0: sets only, 1: sets and one pair
-_STATUS: dict[tuple[int, ...], int] = {key: v // 2 for key, v in COMPLETE_SUITS.items()}
+_STATUS: Final[dict[tuple[int, ...], int]] = {key: v // 2 for key, v in COMPLETE_SUITS.items()}
 
 
 @lru_cache(maxsize=8192)  # bounded; the mapped tables answer a miss
@@ -232,7 +237,7 @@ def _suit_waits(key: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ..
     return tuple(out)
 
 
-_BLOCKS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+_BLOCKS: Final = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
 
 def _single_wait(standing: list[int], seven_pairs: bool) -> bool:
@@ -315,26 +320,43 @@ class Pung(NamedTuple):
 
 
 # Feature bits of a decomposition (necessary conditions that set fans declare they need).
-STANDARD = 1 << 0
-SPECIAL = 1 << 1  # any shape but standard
-PUNGS = 1 << 2  # at least one pung or kong
-KONGS = 1 << 3
-WIND_PUNG = 1 << 4
-DRAGON_PUNG = 1 << 5
-TERMINAL_PUNG = 1 << 6  # a pung of terminals or winds
-TWO_CONCEALED = 1 << 7  # at least two concealed pungs
-NO_PUNGS = 1 << 8
-FOUR_CHOWS = 1 << 9
-WIN_IN_PAIR = 1 << 10  # the winning tile completes a concealed pair
-NO_MELDS = 1 << 11
-FOUR_PUNGS = 1 << 12
-ALL_OUTSIDE = 1 << 13  # five sets holding a terminal or honour
-ALL_FIVES = 1 << 14  # five sets holding a 5
-ALL_EVEN = 1 << 15  # five even pungs / pair
-ONE_SUIT = 1 << 16  # the hand holds one suit and no honour
-TERMINAL_CHOWS = 1 << 17  # four chows, all 123 or 789
-WIN_CLOSED = 1 << 18  # the winning tile is the middle of a concealed chow
-WIN_EDGE = 1 << 19  # the winning tile is the 3 of a concealed 123 or the 7 of a 789
+STANDARD: Final = 1 << 0
+SPECIAL: Final = 1 << 1  # any shape but standard
+PUNGS: Final = 1 << 2  # at least one pung or kong
+KONGS: Final = 1 << 3
+WIND_PUNG: Final = 1 << 4
+DRAGON_PUNG: Final = 1 << 5
+TERMINAL_PUNG: Final = 1 << 6  # a pung of terminals or winds
+TWO_CONCEALED: Final = 1 << 7  # at least two concealed pungs
+NO_PUNGS: Final = 1 << 8
+FOUR_CHOWS: Final = 1 << 9
+WIN_IN_PAIR: Final = 1 << 10  # the winning tile completes a concealed pair
+NO_MELDS: Final = 1 << 11
+FOUR_PUNGS: Final = 1 << 12
+ALL_OUTSIDE: Final = 1 << 13  # five sets holding a terminal or honour
+ALL_FIVES: Final = 1 << 14  # five sets holding a 5
+ALL_EVEN: Final = 1 << 15  # five even pungs / pair
+ONE_SUIT: Final = 1 << 16  # the hand holds one suit and no honour
+TERMINAL_CHOWS: Final = 1 << 17  # four chows, all 123 or 789
+WIN_CLOSED: Final = 1 << 18  # the winning tile is the middle of a concealed chow
+WIN_EDGE: Final = 1 << 19  # the winning tile is the 3 of a concealed 123 or the 7 of a 789
+THREE_CONCEALED: Final = 1 << 20  # at least three concealed pungs
+FOUR_CONCEALED: Final = 1 << 21  # four concealed pungs
+MELDED_KONGS: Final = 1 << 22  # at least one melded kong
+CONCEALED_KONGS: Final = 1 << 23  # at least one concealed kong
+TWO_KONGS: Final = 1 << 24  # at least two kongs
+THREE_KONGS: Final = 1 << 25  # at least three kongs
+FOUR_KONGS: Final = 1 << 26
+SEVEN_PAIRS_SHAPE: Final = 1 << 27  # the decomposition is seven pairs
+ORPHANS_SHAPE: Final = 1 << 28  # the decomposition is thirteen orphans
+HONORS_KNITTED_SHAPE: Final = 1 << 29  # the decomposition is honours and knitted tiles
+WIND_PAIR: Final = 1 << 30  # the pair is of a wind
+DRAGON_PAIR: Final = 1 << 31  # the pair is of a dragon
+# Counts read as features: at least n concealed pungs / kongs (index n).
+_CONCEALED_AT_LEAST: Final = (0, 0, TWO_CONCEALED, TWO_CONCEALED | THREE_CONCEALED,
+                              TWO_CONCEALED | THREE_CONCEALED | FOUR_CONCEALED)
+_KONGS_AT_LEAST: Final = (0, KONGS, KONGS | TWO_KONGS, KONGS | TWO_KONGS | THREE_KONGS,
+                          KONGS | TWO_KONGS | THREE_KONGS | FOUR_KONGS)
 
 
 def _set_traits(kind: SetKind, f: int) -> tuple[int, int, int, int]:
@@ -354,15 +376,17 @@ def _set_traits(kind: SetKind, f: int) -> tuple[int, int, int, int]:
 
 # kind -> tile -> traits, indexed rather than recomputed for every set. The three counts are packed
 # into one int (8 bits each: at most 14 sets), so a set costs one addition; features are or-ed.
-_TRAITS: list[list[tuple[int, int]]] = [[] for _ in range(5)]
+_TRAITS: Final[list[list[tuple[int, int]]]] = [[] for _ in range(5)]
 for _k in SetKind:
     for _f in range(NUM_KINDS):
         _o, _v, _e, _feats = _set_traits(_k, _f)
         _TRAITS[_k].append((_o | _v << 8 | _e << 16, _feats))
-_CHOW, _PAIR, _KONG = int(SetKind.CHOW), int(SetKind.PAIR), int(SetKind.KONG)
+_CHOW: Final = int(SetKind.CHOW)
+_PAIR: Final = int(SetKind.PAIR)
+_KONG: Final = int(SetKind.KONG)
 
 
-_pung = partial(tuple.__new__, Pung)  # builds a Pung without the Python-level __new__
+_pung: Final = partial(tuple.__new__, Pung)  # builds a Pung without the Python-level __new__
 
 
 class SetFacts:
@@ -407,18 +431,27 @@ class SetFacts:
                         concealed_kongs += 1
                     else:
                         melded_kongs += 1
-                    features |= KONGS
                 else:
                     pungs.append(_pung((f, i, False, concealed, declared)))
         outside, fives, evens = packed & 0xFF, packed >> 8 & 0xFF, packed >> 16
         n = len(d.sets)
-        features |= STANDARD if d.kind == ShapeKind.STANDARD else SPECIAL
+        shape = d.kind
+        if shape == ShapeKind.STANDARD:
+            features |= STANDARD
+        else:
+            features |= SPECIAL | _SHAPE_FEATURES.get(shape, 0)
         if not pungs:
             features |= NO_PUNGS
-        elif len(pungs) == 4:
-            features |= FOUR_PUNGS
-        if concealed_pungs >= 2:
-            features |= TWO_CONCEALED
+        else:
+            if len(pungs) == 4:
+                features |= FOUR_PUNGS
+            features |= _CONCEALED_AT_LEAST[concealed_pungs] | _KONGS_AT_LEAST[melded_kongs + concealed_kongs]
+            if melded_kongs:
+                features |= MELDED_KONGS
+            if concealed_kongs:
+                features |= CONCEALED_KONGS
+        if pair is not None and pair >= 27:
+            features |= DRAGON_PAIR if pair >= 31 else WIND_PAIR
         if len(chows) == 4:
             features |= FOUR_CHOWS
             if outside - (pair is not None and (pair >= 27 or pair % 9 in (0, 8))) == 4:
@@ -460,7 +493,10 @@ class SetFacts:
         return self.decomposition.kind == ShapeKind.STANDARD
 
 
-_RANGES = tuple(tuple(range(n)) for n in range(15))
+_SHAPE_FEATURES: Final[dict[ShapeKind, int]] = {ShapeKind.SEVEN_PAIRS: SEVEN_PAIRS_SHAPE,
+                                                 ShapeKind.THIRTEEN_ORPHANS: ORPHANS_SHAPE,
+                                                 ShapeKind.HONORS_KNITTED: HONORS_KNITTED_SHAPE}
+_RANGES: Final = tuple(tuple(range(n)) for n in range(15))
 
 
 def set_facts(d: Decomposition, h: HandFacts) -> SetFacts:

@@ -45,13 +45,13 @@ HandRule = Callable[[HandFacts], int]  # a count; True/False count 1/0
 SetRule = Callable[[HandFacts, SetFacts], list[tuple[int, ...]]]
 ComboRule = Callable[[tuple[int, ...]], bool]
 
-TILES: dict[int, TileRule] = {}
-SITUATION: dict[int, SituationRule] = {}
-HAND: dict[int, HandRule] = {}
-SETS: dict[int, tuple[int, SetRule]] = {}  # fan id -> (features needed, rule)
+TILES: Final[dict[int, TileRule]] = {}
+SITUATION: Final[dict[int, SituationRule]] = {}
+HAND: Final[dict[int, HandRule]] = {}
+SETS: Final[dict[int, tuple[int, SetRule]]] = {}  # fan id -> (features needed, rule)
 # family ("chow" / "pung") -> arity -> [(fan id, rule)], in the order they are tried
-COMBOS: dict[str, dict[int, list[tuple[int, ComboRule]]]] = {"chow": {2: [], 3: [], 4: []},
-                                                            "pung": {2: [], 3: [], 4: []}}
+COMBOS: Final[dict[str, dict[int, list[tuple[int, ComboRule]]]]] = {"chow": {2: [], 3: [], 4: []},
+                                                                   "pung": {2: [], 3: [], 4: []}}
 
 
 def _register(table: dict, fan_id: int) -> Callable:
@@ -252,23 +252,23 @@ def melded_hand(s: Situation) -> bool:
 
 @hand_fan(Fan.TILE_HOG)  # Tile Hog: all four of a kind used without being a kong, counted per kind
 def tile_hog(h: HandFacts) -> int:
-    return h.counts.count(4) - h.n_kongs
+    return h.fours - h.n_kongs
 
 
 # ---------------------------------------------------------------- sets: special shapes
 
-@set_fan(Fan.THIRTEEN_ORPHANS, needs=F.SPECIAL)  # Thirteen Orphans
+@set_fan(Fan.THIRTEEN_ORPHANS, needs=F.ORPHANS_SHAPE)  # Thirteen Orphans
 def thirteen_orphans(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [()] if sf.decomposition.kind == ShapeKind.THIRTEEN_ORPHANS else []
 
 
-@set_fan(Fan.SEVEN_PAIRS, needs=F.SPECIAL)  # Seven Pairs
+@set_fan(Fan.SEVEN_PAIRS, needs=F.SEVEN_PAIRS_SHAPE)  # Seven Pairs
 def seven_pairs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     d = sf.decomposition
     return [_all(sf)] if d.kind == ShapeKind.SEVEN_PAIRS and not _shifted_pairs(sf) else []
 
 
-@set_fan(Fan.SEVEN_SHIFTED_PAIRS, needs=F.SPECIAL)  # Seven Shifted Pairs: seven consecutive pairs of one suit
+@set_fan(Fan.SEVEN_SHIFTED_PAIRS, needs=F.SEVEN_PAIRS_SHAPE)  # Seven Shifted Pairs: seven consecutive pairs of one suit
 def seven_shifted_pairs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)] if sf.decomposition.kind == ShapeKind.SEVEN_PAIRS and _shifted_pairs(sf) else []
 
@@ -279,14 +279,15 @@ def _shifted_pairs(sf: SetFacts) -> bool:
     return f < 27 and f % 9 <= 2 and firsts == list(range(f, f + 7))
 
 
-@set_fan(Fan.LESSER_HONORS_AND_KNITTED_TILES, needs=F.SPECIAL)  # Lesser Honors and Knitted Tiles
+@set_fan(Fan.LESSER_HONORS_AND_KNITTED_TILES, needs=F.HONORS_KNITTED_SHAPE)  # Lesser Honors and Knitted Tiles
 def lesser_honors_knitted(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     if sf.decomposition.kind != ShapeKind.HONORS_KNITTED:
         return []
     return [] if all(h.counts[t] for t in range(27, 34)) else [()]
 
 
-@set_fan(Fan.GREATER_HONORS_AND_KNITTED_TILES, needs=F.SPECIAL)  # Greater Honors and Knitted Tiles: all seven honours
+# Greater Honors and Knitted Tiles: all seven honours
+@set_fan(Fan.GREATER_HONORS_AND_KNITTED_TILES, needs=F.HONORS_KNITTED_SHAPE)
 def greater_honors_knitted(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     if sf.decomposition.kind != ShapeKind.HONORS_KNITTED:
         return []
@@ -326,7 +327,7 @@ def dragon_pung(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
 
 
 # terminals and winds, as a set read once per pung
-_TERMINALS_AND_WINDS = frozenset(t for t in range(31) if is_terminal_or_honor(t))
+_TERMINALS_AND_WINDS: Final = frozenset(t for t in range(31) if is_terminal_or_honor(t))
 
 
 # Pung of Terminals or Honors (winds; dragons score Dragon Pung), per pung
@@ -364,12 +365,12 @@ def two_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return _concealed_pungs(sf, 2)
 
 
-@set_fan(Fan.THREE_CONCEALED_PUNGS, needs=F.TWO_CONCEALED)  # Three Concealed Pungs
+@set_fan(Fan.THREE_CONCEALED_PUNGS, needs=F.THREE_CONCEALED)  # Three Concealed Pungs
 def three_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return _concealed_pungs(sf, 3)
 
 
-@set_fan(Fan.FOUR_CONCEALED_PUNGS, needs=F.TWO_CONCEALED)  # Four Concealed Pungs
+@set_fan(Fan.FOUR_CONCEALED_PUNGS, needs=F.FOUR_CONCEALED)  # Four Concealed Pungs
 def four_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return _concealed_pungs(sf, 4)
 
@@ -379,38 +380,38 @@ def _kongs(sf: SetFacts, concealed: bool | None) -> tuple[int, ...]:
     return tuple(p.set_index for p in sf.pungs if p.kong and (concealed is None or p.concealed == concealed))
 
 
-@set_fan(Fan.MELDED_KONG, needs=F.KONGS)  # Melded Kong
+@set_fan(Fan.MELDED_KONG, needs=F.MELDED_KONGS)  # Melded Kong
 def melded_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, False)] if sf.melded_kongs >= 1 else []
 
 
-@set_fan(Fan.CONCEALED_KONG, needs=F.KONGS)  # Concealed Kong
+@set_fan(Fan.CONCEALED_KONG, needs=F.CONCEALED_KONGS)  # Concealed Kong
 def concealed_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, True)] if sf.concealed_kongs >= 1 else []
 
 
-@set_fan(Fan.TWO_MELDED_KONGS, needs=F.KONGS)  # Two Melded Kongs
+@set_fan(Fan.TWO_MELDED_KONGS, needs=F.MELDED_KONGS | F.TWO_KONGS)  # Two Melded Kongs
 def two_melded_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, False)] if sf.melded_kongs >= 2 else []
 
 
-@set_fan(Fan.TWO_CONCEALED_KONGS, needs=F.KONGS)  # Two Concealed Kongs
+@set_fan(Fan.TWO_CONCEALED_KONGS, needs=F.CONCEALED_KONGS | F.TWO_KONGS)  # Two Concealed Kongs
 def two_concealed_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, True)] if sf.concealed_kongs >= 2 else []
 
 
 # Concealed Kong and Melded Kong (pymahjonggb's 5-point fan)
-@set_fan(Fan.CONCEALED_KONG_AND_MELDED_KONG, needs=F.KONGS)
+@set_fan(Fan.CONCEALED_KONG_AND_MELDED_KONG, needs=F.MELDED_KONGS | F.CONCEALED_KONGS)
 def concealed_and_melded_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, None)] if sf.melded_kongs >= 1 and sf.concealed_kongs >= 1 else []
 
 
-@set_fan(Fan.THREE_KONGS, needs=F.KONGS)  # Three Kongs
+@set_fan(Fan.THREE_KONGS, needs=F.THREE_KONGS)  # Three Kongs
 def three_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, None)] if sf.melded_kongs + sf.concealed_kongs == 3 else []
 
 
-@set_fan(Fan.FOUR_KONGS, needs=F.KONGS)  # Four Kongs
+@set_fan(Fan.FOUR_KONGS, needs=F.FOUR_KONGS)  # Four Kongs
 def four_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_kongs(sf, None)] if sf.melded_kongs + sf.concealed_kongs == 4 else []
 
@@ -424,7 +425,8 @@ def all_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return [_all(sf)]
 
 
-@set_fan(Fan.LITTLE_THREE_DRAGONS, needs=F.DRAGON_PUNG)  # Little Three Dragons: two dragon pungs and a dragon pair
+# Little Three Dragons: two dragon pungs and a dragon pair
+@set_fan(Fan.LITTLE_THREE_DRAGONS, needs=F.DRAGON_PUNG | F.DRAGON_PAIR)
 def little_three_dragons(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     dragons = [p.set_index for p in sf.pungs if p.tile >= 31]
     pair_index = sf.pair_index
@@ -433,7 +435,7 @@ def little_three_dragons(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return []
 
 
-@set_fan(Fan.LITTLE_FOUR_WINDS, needs=F.WIND_PUNG)  # Little Four Winds: three wind pungs and a wind pair
+@set_fan(Fan.LITTLE_FOUR_WINDS, needs=F.WIND_PUNG | F.WIND_PAIR)  # Little Four Winds: three wind pungs and a wind pair
 def little_four_winds(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     winds = [p.set_index for p in sf.pungs if 27 <= p.tile <= 30]
     pair_index = sf.pair_index

@@ -42,14 +42,18 @@ from engine.rules.principles import Principles
 from engine.shapes import Decomposition, ShapeKind, decompositions
 
 # The exclusions of the table, applied by the mechanism every rule set shares.
-PRINCIPLES = Principles(TABLE.rows)
-_POINTS = {fid: f.points for fid, f in BY_ID.items()}
+PRINCIPLES: Final = Principles(TABLE.rows)
+_POINTS: Final = {fid: f.points for fid, f in BY_ID.items()}
 # Fans about the situation rather than the tiles: they point at the winning tile.
-_SITUATIONAL = frozenset([int(row.id) for row in TABLE.rows if row.scope is Scope.SITUATION])
+_SITUATIONAL: Final = frozenset([int(row.id) for row in TABLE.rows if row.scope is Scope.SITUATION])
 # Sort key of a tile in the oracle's order (characters, bamboo, dots, honours).
-_SUIT_ORDER = (0, 2, 1, 3)
-TILE_KEY = tuple(_SUIT_ORDER[t // 9 if t < 27 else 3] * 16 + (t % 9 if t < 27 else t - 27) for t in range(34))
-_WAIT_RANK = {int(MCRFan.EDGE_WAIT): 0, int(MCRFan.CLOSED_WAIT): 1, int(MCRFan.SINGLE_WAIT): 2}
+_SUIT_ORDER: Final = (0, 2, 1, 3)
+TILE_KEY: Final = tuple(_SUIT_ORDER[t // 9 if t < 27 else 3] * 16 + (t % 9 if t < 27 else t - 27) for t in range(34))
+# `combinations` sorts a family's sets as ints: the tile's key, then the set index in the low bits.
+KEY_TILE: Final = tuple(TILE_KEY.index(k) if k in TILE_KEY else -1 for k in range(max(TILE_KEY) + 1))
+_INDEX_BITS: Final = 4  # a decomposition has at most 14 sets
+_INDEX_MASK: Final = (1 << _INDEX_BITS) - 1
+_WAIT_RANK: Final = {int(MCRFan.EDGE_WAIT): 0, int(MCRFan.CLOSED_WAIT): 1, int(MCRFan.SINGLE_WAIT): 2}
 CHICKEN: Final = int(MCRFan.CHICKEN_HAND)
 _FLOWER_TILES: Final = int(MCRFan.FLOWER_TILES)
 _PURE_TERMINAL_CHOWS: Final = int(MCRFan.PURE_TERMINAL_CHOWS)
@@ -73,7 +77,7 @@ def _pung_partners(t: int) -> int:
     return out
 
 
-_PUNG_PARTNERS = tuple(_pung_partners(t) for t in range(34))
+_PUNG_PARTNERS: Final = tuple(_pung_partners(t) for t in range(34))
 
 
 def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int, tuple[int, ...]]]:
@@ -89,14 +93,15 @@ def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int,
         members = [m for m in members if _PUNG_PARTNERS[m[0]] & held]
         if len(members) < 2:
             return []
-    # by the oracle's tile order, equal tiles in set order; the memo is keyed on the sorted tiles
-    ordered = [(TILE_KEY[t], i, t) for t, i in members]
+    # by the oracle's tile order, equal tiles in set order; the memo is keyed on the sorted tiles.
+    # Each member as one int (tile key, then set index: `_ORDERED`), so the sort compares plain ints.
+    ordered = [TILE_KEY[t] << _INDEX_BITS | i for t, i in members]
     ordered.sort()
-    key = tuple([t for _, _, t in ordered])
+    key = tuple([KEY_TILE[m >> _INDEX_BITS] for m in ordered])
     found = _CHOW_COMBINATIONS.get(key, ()) if family == "chow" else _combinations_by_position(family, key)
     if not found:
         return []
-    return [(fid, tuple(sorted([ordered[p][1] for p in pos]))) for fid, pos in found]
+    return [(fid, tuple(sorted([ordered[p] & _INDEX_MASK for p in pos]))) for fid, pos in found]
 
 
 @cache
@@ -190,7 +195,7 @@ def _fan_hit(fid: int, count: int, set_indices: tuple[int, ...], tiles: tuple[in
 
 
 # Situational fans scored once point at the winning tile: every such FanHit, built once.
-_SITUATION_HITS = {fid: tuple(FanHit(BY_ID[fid], 1, (), (t,)) for t in range(34)) for fid in _SITUATIONAL}
+_SITUATION_HITS: Final = {fid: tuple(FanHit(BY_ID[fid], 1, (), (t,)) for t in range(34)) for fid in _SITUATIONAL}
 
 
 def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d: Decomposition) -> Scoring:
@@ -279,7 +284,7 @@ def rank(scored: list[Scoring]) -> list[Scoring]:
     return out[:1] + sorted(out[1:] + rest, key=lambda s: -s.total)
 
 
-_CHOW_COMBINATIONS = _chow_combinations()
+_CHOW_COMBINATIONS: Final = _chow_combinations()
 
 
 def evaluate(hand: Hand, ctx: WinContext) -> Evaluation:
