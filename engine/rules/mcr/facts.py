@@ -14,7 +14,7 @@ The per-suit ones read the tables mapped by `engine.tables` (search only outside
 
 from __future__ import annotations
 
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 from engine.hand import Hand, MeldKind, WinContext
@@ -74,12 +74,44 @@ class TileFacts(NamedTuple):
     green: bool  # every kind is one of GREEN
 
 
-def tile_facts(present: int) -> TileFacts:
-    """`present`: bit t for each kind held."""
+# `TileFacts` packed into one small int, the key the tile fans are memoized on (no tuple built or
+# hashed per hand): the fields' bits, from bit 0.
+_ABSENT_BITS: Final = 3  # suits_absent, bits 0-1
+_HONORS_BIT: Final = 1 << 2
+_WINDS_BIT: Final = 1 << 3
+_DRAGONS_BIT: Final = 1 << 4
+_REVERSIBLE_BIT: Final = 1 << 5
+_GREEN_BIT: Final = 1 << 6
+_RANKS_SHIFT: Final = 7  # rank_union, bits 7-15
+
+
+def tile_key(present: int) -> int:
+    """`tile_facts(present)` packed (`tile_facts_of` unpacks it). `present`: bit t for each kind held."""
     m, p, s = present & SUIT_MASK, (present >> 9) & SUIT_MASK, (present >> 18) & SUIT_MASK
     z = present >> 27
-    return _tile_facts(((not m) + (not p) + (not s), bool(z), bool(z & 0xF), bool(z >> 4), m | p | s,
-                        not present & ~REVERSIBLE_MASK, not present & ~GREEN_MASK))
+    key = int(not m) + int(not p) + int(not s) | (m | p | s) << _RANKS_SHIFT
+    if z:
+        key |= _HONORS_BIT
+        if z & 0xF:
+            key |= _WINDS_BIT
+        if z >> 4:
+            key |= _DRAGONS_BIT
+    if not present & ~REVERSIBLE_MASK:
+        key |= _REVERSIBLE_BIT
+    if not present & ~GREEN_MASK:
+        key |= _GREEN_BIT
+    return key
+
+
+def tile_facts_of(key: int) -> TileFacts:
+    """The `TileFacts` a `tile_key` packs."""
+    return TileFacts(key & _ABSENT_BITS, bool(key & _HONORS_BIT), bool(key & _WINDS_BIT), bool(key & _DRAGONS_BIT),
+                     key >> _RANKS_SHIFT, bool(key & _REVERSIBLE_BIT), bool(key & _GREEN_BIT))
+
+
+def tile_facts(present: int) -> TileFacts:
+    """`present`: bit t for each kind held."""
+    return tile_facts_of(tile_key(present))
 
 
 class Situation(NamedTuple):
@@ -93,15 +125,21 @@ class Situation(NamedTuple):
     melded_sets: int  # declared melds other than concealed kongs
 
 
-# NamedTuples built from a plain tuple without their Python-level __new__ (hot path)
-_tile_facts: Final = partial(tuple.__new__, TileFacts)
-_situation: Final = partial(tuple.__new__, Situation)
+# `Situation` packed into one small int, the key the situational fans are memoized on: a bit per flag
+# in field order, then melded_sets.
+_SITUATION_FLAGS: Final = 5
+
+
+def situation_of(key: int) -> Situation:
+    """The `Situation` a `HandFacts.situation_key` packs."""
+    return Situation(bool(key & 1), bool(key & 2), bool(key & 4), bool(key & 8), bool(key & 16),
+                     key >> _SITUATION_FLAGS)
 
 
 class HandFacts:
     """What does not depend on how the hand is split."""
 
-    __slots__ = ("hand", "ctx", "win", "counts", "standing", "present", "tiles", "situation", "n_melds",
+    __slots__ = ("hand", "ctx", "win", "counts", "standing", "present", "tile_key", "situation_key", "n_melds",
                  "n_kongs", "fours", "self_drawn", "features", "_unique_wait")
 
     def __init__(self, hand: Hand, ctx: WinContext) -> None:
@@ -139,24 +177,30 @@ class HandFacts:
         self.fours = fours  # kinds of which the hand holds all four copies (in a kong or not)
         self.standing = standing  # concealed tiles without the winning tile
         self.present = present  # bit t for each kind held
-        self.tiles = tiles_ = tile_facts(present)
+        self.tile_key = key = tile_key(present)  # the hand's TileFacts, packed (`tiles` unpacks them)
         self.n_melds = len(hand.melds)
         self.n_kongs = n_kongs
-        self.self_drawn = ctx.self_drawn
+        self_drawn = ctx.self_drawn
+        self.self_drawn = self_drawn
         # decomposition features (see SetFacts) that hold for every decomposition of this hand
         self.features = (0 if hand.melds else NO_MELDS) | (
-            ONE_SUIT if tiles_.suits_absent == 2 and not tiles_.honors else 0)
-        self.situation = _situation((
-            ctx.self_drawn,
-            # The other three copies shown in one's own melds make the winning tile the last of its
-            # kind whatever the flag says (the rule counts exposed tiles, and these are exposed).
-            (ctx.last_of_kind or in_melds == 3) and not ctx.robbing_kong,
-            ctx.last_wall_tile,
-            ctx.replacement_tile,
-            ctx.robbing_kong,
-            melded,
-        ))
+            ONE_SUIT if key & (_ABSENT_BITS | _HONORS_BIT) == 2 else 0)
+        robbing = ctx.robbing_kong
+        # The other three copies shown in one's own melds make the winning tile the last of its
+        # kind whatever the flag says (the rule counts exposed tiles, and these are exposed).
+        last_of_kind = (ctx.last_of_kind or in_melds == 3) and not robbing
+        # the hand's Situation, packed (`situation` unpacks it)
+        self.situation_key = (int(self_drawn) | int(last_of_kind) << 1 | int(ctx.last_wall_tile) << 2
+                              | int(ctx.replacement_tile) << 3 | int(robbing) << 4 | melded << _SITUATION_FLAGS)
         self._unique_wait: bool | None = None
+
+    @property
+    def tiles(self) -> TileFacts:
+        return tile_facts_of(self.tile_key)
+
+    @property
+    def situation(self) -> Situation:
+        return situation_of(self.situation_key)
 
     def unique_wait_for(self, d: Decomposition) -> bool:
         """Did the hand wait on exactly one kind (by shape) before the win?
@@ -311,12 +355,21 @@ def _single_wait_standard(standing: list[int], win: int, seven_pairs: bool) -> b
 
 # ---------------------------------------------------------------- one decomposition
 
-class Pung(NamedTuple):
-    tile: int
-    set_index: int  # into Decomposition.sets
-    kong: bool
-    concealed: bool  # counts as a concealed pung (a pung finished by a discard does not)
-    declared: bool  # a declared meld
+class Pung:
+    """A pung or kong of one decomposition (a compiled class: built and read without a Python call)."""
+
+    __slots__ = ("tile", "set_index", "kong", "concealed", "declared")
+
+    def __init__(self, tile: int, set_index: int, kong: bool, concealed: bool, declared: bool) -> None:
+        self.tile = tile
+        self.set_index = set_index  # into Decomposition.sets
+        self.kong = kong
+        self.concealed = concealed  # counts as a concealed pung (a pung finished by a discard does not)
+        self.declared = declared  # a declared meld
+
+    def __repr__(self) -> str:
+        return (f"Pung(tile={self.tile}, set_index={self.set_index}, kong={self.kong}, "
+                f"concealed={self.concealed}, declared={self.declared})")
 
 
 # Feature bits of a decomposition (necessary conditions that set fans declare they need).
@@ -386,7 +439,6 @@ _PAIR: Final = int(SetKind.PAIR)
 _KONG: Final = int(SetKind.KONG)
 
 
-_pung: Final = partial(tuple.__new__, Pung)  # builds a Pung without the Python-level __new__
 
 
 class SetFacts:
@@ -426,13 +478,13 @@ class SetFacts:
                 if concealed:
                     concealed_pungs += 1
                 if k == _KONG:
-                    pungs.append(_pung((f, i, True, concealed, declared)))
+                    pungs.append(Pung(f, i, True, concealed, declared))
                     if s.concealed:
                         concealed_kongs += 1
                     else:
                         melded_kongs += 1
                 else:
-                    pungs.append(_pung((f, i, False, concealed, declared)))
+                    pungs.append(Pung(f, i, False, concealed, declared))
         outside, fives, evens = packed & 0xFF, packed >> 8 & 0xFF, packed >> 16
         n = len(d.sets)
         shape = d.kind

@@ -89,14 +89,17 @@ def combo_fan(fan_id: int, family: str, arity: int) -> Callable[[ComboRule], Com
 
 
 @cache
-def tile_fans(tiles: TileFacts) -> tuple[tuple[int, int], ...]:
-    """(fan id, count 1) for each tile fan of these `TileFacts`, in id order."""
+def tile_fans(key: int) -> tuple[tuple[int, int], ...]:
+    """(fan id, count 1) for each tile fan of the `TileFacts` packed in `key` (facts.tile_key), in id order."""
+    tiles = F.tile_facts_of(key)
     return tuple((fid, 1) for fid in sorted(TILES) if TILES[fid](tiles))
 
 
 @cache
-def situation_fans(situation: Situation) -> tuple[tuple[int, int], ...]:
-    """(fan id, count 1) for each situational fan, in id order."""
+def situation_fans(key: int) -> tuple[tuple[int, int], ...]:
+    """(fan id, count 1) for each situational fan of the `Situation` packed in `key`
+    (HandFacts.situation_key), in id order."""
+    situation = F.situation_of(key)
     return tuple((fid, 1) for fid in sorted(SITUATION) if SITUATION[fid](situation))
 
 

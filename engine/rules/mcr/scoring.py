@@ -292,7 +292,7 @@ def evaluate(hand: Hand, ctx: WinContext) -> Evaluation:
     if not decs:
         return Evaluation(False)
     h = HandFacts(hand, ctx)
-    hand_hits = P.tile_fans(h.tiles) + P.situation_fans(h.situation)
+    hand_hits = P.tile_fans(h.tile_key) + P.situation_fans(h.situation_key)
     for fid, rule in P.HAND.items():
         n = int(rule(h))
         if n > 0:
