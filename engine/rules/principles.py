@@ -94,9 +94,12 @@ class Principles:
         """
         excluded = [False] * self._size  # per fan id
         fenced: dict[int, list[set[int]]] = {}
-        kept: dict[int, list[Any]] = {}
+        kept: list[int] = []  # fan ids counted
+        thinned: dict[int, list[Any]] = {}  # the occurrences left of a counted fan that lost some
         rank_of = self._rank_of
-        ranks = [rank_of[fid] for fid in raw]
+        ranks: list[int] = []
+        for fid in raw:
+            ranks.append(rank_of[fid])
         ranks.sort()  # a plain sort of ints: one C call once compiled
         order = self.order
         excludes_of = self._excludes_of
@@ -107,6 +110,7 @@ class Principles:
             if excluded[fid]:
                 continue
             hits = raw[fid]
+            full = len(hits)
             if fenced and fid in fenced:
                 groups = fenced[fid]
                 hits = [h for h in hits if not _inside(h if sets_of is None else sets_of(h), groups)]
@@ -114,7 +118,9 @@ class Principles:
                 hits = [h for h in hits if forest.admit(h if sets_of is None else sets_of(h))]
             if not hits:
                 continue
-            kept[fid] = hits
+            kept.append(fid)
+            if len(hits) != full:
+                thinned[fid] = hits
             for x in excludes_of[fid]:
                 excluded[x] = True
             victims = on_sets_of[fid]
@@ -127,10 +133,10 @@ class Principles:
                         fenced[victim].append(covered)
                     else:
                         fenced[victim] = [covered]
-        ids = list(kept)
-        ids.sort()
-        return {fid: kept[fid] for fid in ids}
-
+        kept.sort()
+        if thinned:
+            return {fid: thinned[fid] if fid in thinned else raw[fid] for fid in kept}
+        return {fid: raw[fid] for fid in kept}
 
 def _inside(sets: tuple[int, ...], groups: list[set[int]]) -> bool:
     """Do all of `sets` lie inside one of `groups`?"""

@@ -148,15 +148,16 @@ class HandFacts:
         standing: list[int] = [0] * NUM_KINDS
         present = 1 << win
         for t in hand.concealed:
-            standing[t] += 1
+            standing[t] = standing[t] + 1  # (an augmented item assignment compiles to a generic add)
             present |= 1 << t
         counts = standing[:]
-        counts[win] += 1
+        counts[win] = counts[win] + 1
         n_kongs = melded = in_melds = 0
-        for m in hand.melds:
+        melds = hand.melds
+        for m in melds:
             tiles = m.tiles
             for t in tiles:
-                counts[t] += 1
+                counts[t] = counts[t] + 1
                 present |= 1 << t
             if m.kind == MeldKind.KONG:
                 n_kongs += 1
@@ -178,12 +179,12 @@ class HandFacts:
         self.standing = standing  # concealed tiles without the winning tile
         self.present = present  # bit t for each kind held
         self.tile_key = key = tile_key(present)  # the hand's TileFacts, packed (`tiles` unpacks them)
-        self.n_melds = len(hand.melds)
+        self.n_melds = len(melds)
         self.n_kongs = n_kongs
         self_drawn = ctx.self_drawn
         self.self_drawn = self_drawn
         # decomposition features (see SetFacts) that hold for every decomposition of this hand
-        self.features = (0 if hand.melds else NO_MELDS) | (
+        self.features = (0 if melds else NO_MELDS) | (
             ONE_SUIT if key & (_ABSENT_BITS | _HONORS_BIT) == 2 else 0)
         robbing = ctx.robbing_kong
         # The other three copies shown in one's own melds make the winning tile the last of its
@@ -435,8 +436,28 @@ for _k in SetKind:
         _o, _v, _e, _feats = _set_traits(_k, _f)
         _TRAITS[_k].append((_o | _v << 8 | _e << 16, _feats))
 _CHOW: Final = int(SetKind.CHOW)
+_PUNG: Final = int(SetKind.PUNG)
 _PAIR: Final = int(SetKind.PAIR)
 _KONG: Final = int(SetKind.KONG)
+# The members themselves: a set's kind is told by identity first (a pointer compare once compiled,
+# where `==` on an IntEnum member is a generic comparison).
+_CHOW_KIND: Final = SetKind.CHOW
+_PUNG_KIND: Final = SetKind.PUNG
+_PAIR_KIND: Final = SetKind.PAIR
+_KONG_KIND: Final = SetKind.KONG
+
+
+def kind_number(kind: SetKind) -> int:
+    """A set kind as a plain int (`int(kind)`, without the call)."""
+    if kind is _CHOW_KIND:
+        return _CHOW
+    if kind is _PUNG_KIND:
+        return _PUNG
+    if kind is _PAIR_KIND:
+        return _PAIR
+    if kind is _KONG_KIND:
+        return _KONG
+    return int(kind)
 
 
 
@@ -457,14 +478,15 @@ class SetFacts:
         features = h.features
         self_drawn = h.self_drawn
         traits = _TRAITS
+        win_kind = 0
         for i, s in enumerate(d.sets):
             f = s.first
-            k = s.kind
+            k = kind_number(s.kind)
             counted, feats = traits[k][f]
             packed += counted
             features |= feats
             if s.win_offset is not None and s.meld_index is None:
-                win_index, win_offset = i, s.win_offset
+                win_index, win_offset, win_kind = i, s.win_offset, k
             if k == _CHOW:
                 chows.append((f, i))
             elif k == _PAIR:
@@ -509,13 +531,12 @@ class SetFacts:
             if outside - (pair is not None and (pair >= 27 or pair % 9 in (0, 8))) == 4:
                 features |= TERMINAL_CHOWS
         if win_index is not None:
-            won = d.sets[win_index]
-            if won.kind == SetKind.PAIR:
+            if win_kind == _PAIR:
                 features |= WIN_IN_PAIR
-            elif won.kind == SetKind.CHOW:
+            elif win_kind == _CHOW:
                 if win_offset == 1:
                     features |= WIN_CLOSED
-                elif won.first % 9 == (6 if win_offset == 0 else 0):
+                elif d.sets[win_index].first % 9 == (6 if win_offset == 0 else 0):
                     features |= WIN_EDGE
         if outside == n:
             features |= ALL_OUTSIDE

@@ -15,7 +15,7 @@ How the five principles of the MCR rules are applied (as mechanism, not per-fan 
 
 Speed (see the package docstring): the exclusions are bitmask operations (engine.rules.principles); combination fans are
 memoized on the sorted tiles of the family's sets (`_combinations_by_position`) and, below that,
-per two to four set tiles (`_matching`); FanHits are interned (`_fan_hit`). No memo is keyed on a
+per two to four set tiles (`_matching`); FanHits are interned (`FAN_HITS`). No memo is keyed on a
 whole hand: that is the service cache's job.
 
 Decompositions tie on total rarely; the tie-break is documented in `rank` and follows the
@@ -30,7 +30,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations as _subsets
 from itertools import combinations_with_replacement as _multisets
-from typing import Final
+from typing import Final, NamedTuple
 
 from engine.hand import Hand, WinContext
 from engine.results import Evaluation, FanHit, Scoring
@@ -188,10 +188,33 @@ def _raw_hits(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], sf: SetFacts
     return raw
 
 
-@cache
-def _fan_hit(fid: int, count: int, set_indices: tuple[int, ...], tiles: tuple[int, ...]) -> FanHit:
-    """FanHits are immutable and recur across hands: interned rather than rebuilt."""
-    return FanHit(BY_ID[fid], count, set_indices, tiles)
+class MemoInfo(NamedTuple):
+    currsize: int
+
+
+class InternedHits:
+    """FanHits are immutable and recur across hands: each is built once and then looked up by what it
+    holds. A dict read from compiled code (a call through functools.cache costs more than the build);
+    `cache_clear` and `cache_info().currsize` as the functools memos of engine.rules.mcr.MEMOS have them."""
+
+    def __init__(self) -> None:
+        self._table: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], FanHit] = {}
+
+    def get(self, fid: int, count: int, set_indices: tuple[int, ...], tiles: tuple[int, ...]) -> FanHit:
+        key = (fid, count, set_indices, tiles)
+        hit = self._table.get(key)
+        if hit is None:
+            hit = self._table.setdefault(key, FanHit(BY_ID[fid], count, set_indices, tiles))
+        return hit
+
+    def cache_clear(self) -> None:
+        self._table.clear()
+
+    def cache_info(self) -> MemoInfo:
+        return MemoInfo(len(self._table))
+
+
+FAN_HITS: Final = InternedHits()
 
 
 # Situational fans scored once point at the winning tile: every such FanHit, built once.
@@ -207,24 +230,24 @@ def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d:
     knitted = d.knitted
     has_sets = bool(d.sets)
     situational = _SITUATION_HITS
-    fan_hit = _fan_hit
+    interned = FAN_HITS
     points = _POINTS
     out: list[FanHit] = []
     base = 0
     for fid, hits in fans.items():
         n = len(hits)
         if fid in situational:
-            out.append(situational[fid][win] if n == 1 else fan_hit(fid, n, (), (win,)))
+            out.append(situational[fid][win] if n == 1 else interned.get(fid, n, (), (win,)))
         elif not has_sets:
-            out.append(fan_hit(fid, n, (), knitted))
+            out.append(interned.get(fid, n, (), knitted))
         elif n == 1:  # a hit lists its sets in set order already
-            out.append(fan_hit(fid, 1, hits[0], knitted))
+            out.append(interned.get(fid, 1, hits[0], knitted))
         else:
-            out.append(fan_hit(fid, n, tuple(sorted({k for hit in hits for k in hit})), knitted))
+            out.append(interned.get(fid, n, tuple(sorted({k for hit in hits for k in hit})), knitted))
         base += points[fid] * n
     flowers = h.ctx.flowers
     if flowers:
-        out.append(fan_hit(_FLOWER_TILES, flowers, (), ()))
+        out.append(interned.get(_FLOWER_TILES, flowers, (), ()))
     return Scoring(tuple(out), base + flowers, base >= 8, d)
 
 
@@ -236,9 +259,14 @@ def _division_key(d: Decomposition) -> tuple[tuple[int, int], ...]:
 
 def _placement_key(s: Scoring) -> tuple[int, int, int]:
     """Within one set structure: highest total, then edge > closed > single > no wait fan, then position."""
-    wait = min((_WAIT_RANK.get(f.fan.id, 3) for f in s.fans), default=3)
-    win_at = next((i for i, t in enumerate(s.decomposition.sets)
-                   if t.win_offset is not None and t.meld_index is None), -1)
+    wait = 3
+    for f in s.fans:
+        wait = min(wait, _WAIT_RANK.get(f.fan.id, 3))
+    win_at = -1
+    for i, t in enumerate(s.decomposition.sets):
+        if t.win_offset is not None and t.meld_index is None:
+            win_at = i
+            break
     return (-s.total, wait, win_at)
 
 
@@ -255,7 +283,7 @@ def rank(scored: list[Scoring]) -> list[Scoring]:
     groups: dict[tuple, list[Scoring]] = {}
     for s in scored:
         d = s.decomposition
-        key = (d.kind != ShapeKind.STANDARD, d.kind.value, _division_key(d))
+        key = (d.kind != ShapeKind.STANDARD, d.kind, _division_key(d))  # the kind compares as its value
         groups.setdefault(key, []).append(s)
     heads: list[tuple[tuple, Scoring, list[Scoring]]] = []
     for group, members in groups.items():
