@@ -39,13 +39,12 @@ RULE_SET = RuleSet(
 )
 
 
-# Every memo table scoring reads (functools caches and the interned FanHits, a dict read and written
-# under the GIL: thread-safe, bounded by their key spaces or maxsize).
+# Every memo table scoring reads (functools caches: thread-safe, bounded by their key spaces or maxsize).
 MEMOS = (
     shapes.suit_splits, shapes._dfs_splits, shapes._suit_options, shapes._tileset,
     facts._suit_status, facts._suit_waits, facts._open_suit_waits,
     predicates.tile_fans, predicates.situation_fans, predicates.set_rules_for,
-    scoring._combinations_by_position, scoring._matching, scoring.FAN_HITS,
+    scoring._combinations_by_position, scoring._matching,
 )
 
 

@@ -15,8 +15,7 @@ How the five principles of the MCR rules are applied (as mechanism, not per-fan 
 
 Speed (see the package docstring): the exclusions are bitmask operations (engine.rules.principles); combination fans are
 memoized on the sorted tiles of the family's sets (`_combinations_by_position`) and, below that,
-per two to four set tiles (`_matching`); FanHits are interned (`FAN_HITS`). No memo is keyed on a
-whole hand: that is the service cache's job.
+per two to four set tiles (`_matching`). No memo is keyed on a whole hand: that is the service cache's job.
 
 Decompositions tie on total rarely; the tie-break is documented in `rank` and follows the
 oracle's own order so that fan names agree: special shapes first, then standard decompositions in
@@ -30,7 +29,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations as _subsets
 from itertools import combinations_with_replacement as _multisets
-from typing import Final, NamedTuple
+from typing import Final
 
 from engine.hand import Hand, WinContext
 from engine.results import Evaluation, FanHit, Scoring
@@ -188,35 +187,6 @@ def _raw_hits(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], sf: SetFacts
     return raw
 
 
-class MemoInfo(NamedTuple):
-    currsize: int
-
-
-class InternedHits:
-    """FanHits are immutable and recur across hands: each is built once and then looked up by what it
-    holds. A dict read from compiled code (a call through functools.cache costs more than the build);
-    `cache_clear` and `cache_info().currsize` as the functools memos of engine.rules.mcr.MEMOS have them."""
-
-    def __init__(self) -> None:
-        self._table: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], FanHit] = {}
-
-    def get(self, fid: int, count: int, set_indices: tuple[int, ...], tiles: tuple[int, ...]) -> FanHit:
-        key = (fid, count, set_indices, tiles)
-        hit = self._table.get(key)
-        if hit is None:
-            hit = self._table.setdefault(key, FanHit(BY_ID[fid], count, set_indices, tiles))
-        return hit
-
-    def cache_clear(self) -> None:
-        self._table.clear()
-
-    def cache_info(self) -> MemoInfo:
-        return MemoInfo(len(self._table))
-
-
-FAN_HITS: Final = InternedHits()
-
-
 # Situational fans scored once point at the winning tile: every such FanHit, built once.
 _SITUATION_HITS: Final = {fid: tuple(FanHit(BY_ID[fid], 1, (), (t,)) for t in range(34)) for fid in _SITUATIONAL}
 
@@ -230,24 +200,24 @@ def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d:
     knitted = d.knitted
     has_sets = bool(d.sets)
     situational = _SITUATION_HITS
-    interned = FAN_HITS
+    defs = BY_ID  # a FanHit is built per fan found: a compiled constructor costs less than interning
     points = _POINTS
     out: list[FanHit] = []
     base = 0
     for fid, hits in fans.items():
         n = len(hits)
         if fid in situational:
-            out.append(situational[fid][win] if n == 1 else interned.get(fid, n, (), (win,)))
+            out.append(situational[fid][win] if n == 1 else FanHit(defs[fid], n, (), (win,)))
         elif not has_sets:
-            out.append(interned.get(fid, n, (), knitted))
+            out.append(FanHit(defs[fid], n, (), knitted))
         elif n == 1:  # a hit lists its sets in set order already
-            out.append(interned.get(fid, 1, hits[0], knitted))
+            out.append(FanHit(defs[fid], 1, hits[0], knitted))
         else:
-            out.append(interned.get(fid, n, tuple(sorted({k for hit in hits for k in hit})), knitted))
+            out.append(FanHit(defs[fid], n, tuple(sorted({k for hit in hits for k in hit})), knitted))
         base += points[fid] * n
     flowers = h.ctx.flowers
     if flowers:
-        out.append(interned.get(_FLOWER_TILES, flowers, (), ()))
+        out.append(FanHit(defs[_FLOWER_TILES], flowers, (), ()))
     return Scoring(tuple(out), base + flowers, base >= 8, d)
 
 
