@@ -13,7 +13,7 @@ How the five principles of the MCR rules are applied (as mechanism, not per-fan 
   chain, so at most (sets taking part - 1) two-set fans count; over that cap, repeats go first, from
   the least specific fan (Two Terminal Chows, Short Straight, Mixed Double Chow, Pure Double Chow).
 
-Speed (see the package docstring): the exclusions are bitmask operations (engine.rules.principles); combination fans are
+Speed (see the package docstring): the exclusions are table reads by fan id (engine.rules.principles); combination fans are
 memoized on the sorted tiles of the family's sets (`_combinations_by_position`) and, below that,
 per two to four set tiles (`_matching`). No memo is keyed on a whole hand: that is the service cache's job.
 
