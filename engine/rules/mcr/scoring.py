@@ -13,9 +13,10 @@ How the five principles of the MCR rules are applied (as mechanism, not per-fan 
   chain, so at most (sets taking part - 1) two-set fans count; over that cap, repeats go first, from
   the least specific fan (Two Terminal Chows, Short Straight, Mixed Double Chow, Pure Double Chow).
 
-Speed (see the package docstring): the exclusions are table reads by fan id (engine.rules.principles); combination fans are
-memoized on the sorted tiles of the family's sets (`_combinations_by_position`) and, below that,
-per two to four set tiles (`_matching`). No memo is keyed on a whole hand: that is the service cache's job.
+Speed (see the package docstring): the exclusions are table reads by fan id (engine.rules.principles);
+combination fans are memoized on the sorted tiles of the family's sets (`_combinations_by_position`) and,
+below that, per two to four set tiles (`_matching`). No memo is keyed on a whole hand: that is the service
+cache's job.
 
 Decompositions tie on total rarely; the tie-break is documented in `rank` and follows the
 oracle's own order so that fan names agree: special shapes first, then standard decompositions in
