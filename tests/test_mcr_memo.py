@@ -38,7 +38,7 @@ def test_fans_not_asked_would_have_found_nothing() -> None:
         h = HandFacts(case.hand, case.ctx)
         for d in decompositions(case.hand):
             sf = SetFacts(d, h)
-            run = {fid for fid, _ in P.set_rules_for(sf.features)}
+            run = {fid for fid, _ in P.set_rules_for.get(sf.features)}
             asked += len(run)
             for fid, (needs, rule) in P.SETS.items():
                 if fid not in run:
@@ -68,7 +68,7 @@ def test_tile_facts_read_the_presence_mask() -> None:
     assert t == tile_facts(h.present)
     assert (t.suits_absent, t.honors, t.winds, t.dragons) == (0, False, False, False)
     assert t.rank_union == 0b011111110  # ranks 2-8
-    assert {fid for fid, _ in P.tile_fans(h.tile_key)} == {68, 76}  # All Simples, No Honors
+    assert {fid for fid, _ in P.tile_fans.get(h.tile_key)} == {68, 76}  # All Simples, No Honors
 
 
 def _plain_principles(rows: tuple, raw: dict, forest: Forest | None) -> dict:

@@ -18,8 +18,7 @@ Exclusions (不计) are never written here; they are catalogue data.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
-from typing import Final
+from typing import Final, Generic, NamedTuple, TypeVar
 
 from engine.rules.mcr import facts as F
 from engine.rules.mcr.catalogue import MCRFan as Fan
@@ -39,6 +38,7 @@ from engine.rules.mcr.facts import (
 )
 from engine.shapes import ShapeKind
 
+V = TypeVar("V")
 TileRule = Callable[[TileFacts], bool]
 SituationRule = Callable[[Situation], bool]
 HandRule = Callable[[HandFacts], int]  # a count; True/False count 1/0
@@ -88,25 +88,56 @@ def combo_fan(fan_id: int, family: str, arity: int) -> Callable[[ComboRule], Com
     return register
 
 
-@cache
-def tile_fans(key: int) -> tuple[tuple[int, int], ...]:
+class MemoInfo(NamedTuple):
+    currsize: int
+
+
+class IntMemo(Generic[V]):
+    """A memo on a small int key (a packed fact, a feature mask): `get(key)` answers from a dict and fills
+    it with `compute(key)` on a miss. Read from compiled code it costs a dict look-up where a functools
+    cache costs a Python-level call; `cache_clear` and `cache_info().currsize` as the functools memos of
+    engine.rules.mcr.MEMOS have them. Thread-safe under the GIL (a race computes a value twice, keeps one)."""
+
+    def __init__(self, compute: Callable[[int], V]) -> None:
+        self.compute = compute
+        self._table: dict[int, V] = {}
+
+    def get(self, key: int) -> V:
+        found = self._table.get(key)
+        if found is None:
+            found = self._table.setdefault(key, self.compute(key))
+        return found
+
+    def cache_clear(self) -> None:
+        self._table.clear()
+
+    def cache_info(self) -> MemoInfo:
+        return MemoInfo(len(self._table))
+
+
+def _tile_fans(key: int) -> tuple[tuple[int, int], ...]:
     """(fan id, count 1) for each tile fan of the `TileFacts` packed in `key` (facts.tile_key), in id order."""
     tiles = F.tile_facts_of(key)
     return tuple((fid, 1) for fid in sorted(TILES) if TILES[fid](tiles))
 
 
-@cache
-def situation_fans(key: int) -> tuple[tuple[int, int], ...]:
+def _situation_fans(key: int) -> tuple[tuple[int, int], ...]:
     """(fan id, count 1) for each situational fan of the `Situation` packed in `key`
     (HandFacts.situation_key), in id order."""
     situation = F.situation_of(key)
     return tuple((fid, 1) for fid in sorted(SITUATION) if SITUATION[fid](situation))
 
 
-@cache
-def set_rules_for(features: int) -> tuple[tuple[int, SetRule], ...]:
+def _set_rules_for(features: int) -> tuple[tuple[int, SetRule], ...]:
     """The set fans whose needs a decomposition with these features meets, in registration order."""
     return tuple((fid, rule) for fid, (needs, rule) in SETS.items() if features & needs == needs)
+
+
+# Memoized on values many hands share (a few hundred keys each): `tile_fans.get(HandFacts.tile_key)`,
+# `situation_fans.get(HandFacts.situation_key)`, `set_rules_for.get(SetFacts.features)`.
+tile_fans: Final = IntMemo(_tile_fans)
+situation_fans: Final = IntMemo(_situation_fans)
+set_rules_for: Final = IntMemo(_set_rules_for)
 
 
 def _all(sf: SetFacts) -> tuple[int, ...]:

@@ -173,7 +173,7 @@ def _account_once(found: list[tuple[int, tuple[int, ...]]], cap: int,
 def _raw_hits(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], sf: SetFacts) -> dict[int, Hits]:
     whole = sf.all_sets
     raw: dict[int, Hits] = {fid: [whole] * n for fid, n in hand_hits}
-    for fid, rule in P.set_rules_for(sf.features):
+    for fid, rule in P.set_rules_for.get(sf.features):
         hits = rule(h, sf)
         if hits:
             raw[fid] = hits
@@ -291,7 +291,7 @@ def evaluate(hand: Hand, ctx: WinContext) -> Evaluation:
     if not decs:
         return Evaluation(False)
     h = HandFacts(hand, ctx)
-    hand_hits = P.tile_fans(h.tile_key) + P.situation_fans(h.situation_key)
+    hand_hits = P.tile_fans.get(h.tile_key) + P.situation_fans.get(h.situation_key)
     for fid, rule in P.HAND.items():
         n = int(rule(h))
         if n > 0:
