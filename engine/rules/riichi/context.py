@@ -23,6 +23,9 @@ def _clash(field: str, why: str) -> None:
 _FLAGS: Final = ("riichi", "double_riichi", "ippatsu")
 _COUNTERS: Final = ("honba", "riichi_sticks")
 _INDICATORS: Final = ("dora_indicators", "ura_dora_indicators")
+_FIRST_TURN: Final = (("heavenly", True), ("earthly", False))  # (field, the dealer's)
+_EAST: Final = Wind.EAST
+_NOBODY: Final = ClaimedFrom.NONE
 
 
 def check_context(hand: Hand, ctx: WinContext, options: RiichiOptions) -> None:
@@ -43,16 +46,21 @@ def check_context(hand: Hand, ctx: WinContext, options: RiichiOptions) -> None:
             raise BadContextError(f"{name}: {count!r} is out of range 0..{MAX_COUNTERS}", name)
     counts = [0] * 34
     for t in hand.concealed:
-        counts[t] += 1
+        counts[t] = counts[t] + 1  # not +=: compiled, that is a generic in-place add
     win = hand.winning_tile
     if win is not None:
-        counts[win] += 1
-    for m in hand.melds:
+        counts[win] = counts[win] + 1
+    melds = hand.melds
+    claimed = False
+    for m in melds:
         for t in m.tiles:
-            counts[t] += 1
+            counts[t] = counts[t] + 1
+        if not m.concealed:
+            claimed = True
     held = counts[:]
+    ura: Any = ctx.ura_dora_indicators
     for name in _INDICATORS:
-        tiles: Any = getattr(ctx, name)
+        tiles: Any = ura if name == "ura_dora_indicators" else ctx.dora_indicators
         if len(tiles) > MAX_INDICATORS:
             raise BadContextError(f"{name}: at most {MAX_INDICATORS} indicators (one and one per kong), "
                                   f"got {len(tiles)}", name)
@@ -67,32 +75,36 @@ def check_context(hand: Hand, ctx: WinContext, options: RiichiOptions) -> None:
                 raise ContradictoryContextError(
                     f"red_fives: the hand holds all four {format_tile(five)}, so one is the red five (option "
                     "red_fives on): list it in red_fives", "red_fives")
-    declared = ctx.riichi or ctx.double_riichi
-    claimed = [m for m in hand.melds if not m.concealed]
+    riichi = ctx.riichi
+    declared = riichi or ctx.double_riichi
     if declared and claimed:
-        _clash("riichi" if ctx.riichi else "double_riichi", "riichi is declared with a closed hand, and this hand "
+        _clash("riichi" if riichi else "double_riichi", "riichi is declared with a closed hand, and this hand "
                "has claimed a meld")
-    if ctx.ippatsu and not declared:
+    ippatsu = ctx.ippatsu
+    replacement = ctx.replacement_tile
+    if ippatsu and not declared:
         _clash("ippatsu", "ippatsu is a win right after a riichi declaration; riichi is not set")
-    if ctx.ippatsu and ctx.replacement_tile:
+    if ippatsu and replacement:
         _clash("ippatsu", "declaring a kong after riichi ends the ippatsu, so no ippatsu on a replacement tile")
-    if ctx.ura_dora_indicators and not declared:
+    if ura and not declared:
         _clash("ura_dora_indicators", "ura dora are revealed for a riichi hand only")
-    for name, dealer in (("heavenly", True), ("earthly", False)):
+    self_drawn = ctx.self_drawn
+    for name, dealer in _FIRST_TURN:
         if getattr(ctx, name):
-            if (ctx.seat_wind == Wind.EAST) != dealer:
+            if (ctx.seat_wind == _EAST) != dealer:
                 _clash(name, "tenhou is the dealer's (East) win on the deal" if dealer
                        else "chiihou is a non-dealer's win on the first draw; East is the dealer")
-            if hand.melds:
+            if melds:
                 _clash(name, "a first-turn win has declared nothing, not even a concealed kong")
             if declared:
                 _clash(name, "a first-turn win comes before any riichi")
-            if not ctx.self_drawn:
+            if not self_drawn:
                 _clash(name, "a first-turn win is self-drawn")
-    if ctx.replacement_tile and ctx.last_wall_tile:
+    if replacement and ctx.last_wall_tile:
         _clash("replacement_tile", "no kong can be declared on the last wall tile, so no replacement tile follows")
-    if ctx.self_drawn and ctx.discarded_by != ClaimedFrom.NONE:
+    discarded_by = ctx.discarded_by
+    if self_drawn and discarded_by != _NOBODY:
         _clash("discarded_by", "a self-drawn win has no discarder")
-    if not ctx.self_drawn and ctx.discarded_by == ClaimedFrom.NONE:
+    if not self_drawn and discarded_by == _NOBODY:
         raise BadContextError("discarded_by: a win on a discard (or a robbed kong) needs the seat that "
                               "discarded: left, across or right", "discarded_by")
