@@ -385,9 +385,6 @@ def _tileset(kind: SetKind, first: int, concealed: bool = True, meld_index: int 
     return TileSet(kind, first, concealed, meld_index, win_offset)
 
 
-_SUIT_BLOCKS = ((0, False), (9, False), (18, False), (27, True))
-
-
 def set_id(kind: int, first: int) -> int:
     """A concealed set's index in the interned tables below: (kind - 1) * NUM_KINDS + first tile."""
     return (kind - 1) * NUM_KINDS + first
@@ -395,8 +392,8 @@ def set_id(kind: int, first: int) -> int:
 
 # Every concealed set, and every concealed set holding the winning tile at each offset, built once and
 # read by `set_id` (a list index, not a hashed key); `_WITH_WIN_BY_ID[3 * set_id + offset]`.
-_CONCEALED_BY_ID: tuple[TileSet, ...] = tuple(TileSet(k, f) for k in SetKind for f in range(NUM_KINDS))
-_WITH_WIN_BY_ID: tuple[TileSet, ...] = tuple(
+_CONCEALED_BY_ID: Final[tuple[TileSet, ...]] = tuple(TileSet(k, f) for k in SetKind for f in range(NUM_KINDS))
+_WITH_WIN_BY_ID: Final[tuple[TileSet, ...]] = tuple(
     TileSet(k, f, win_offset=off) for k in SetKind for f in range(NUM_KINDS) for off in range(3))
 _PAIR: Final = int(SetKind.PAIR)
 _CHOW: Final = int(SetKind.CHOW)
@@ -438,15 +435,59 @@ def _option(base: int, codes: list[int]) -> _SuitOption:
     return _SuitOption(tuple([sets[i] for i in ids]), tuple(ids), sets[pair_id] if pair_id >= 0 else None, pair_id)
 
 
+# A suit's part of the hand as one int, the memo's key (an int key is hashed and compared in one step):
+# the block (0-2 the suits, 3 the honours) in the low 2 bits, then 4 bits per rank, the first rank highest.
+# A count above 15 has no code (`suit_code` None): such a part is split by `_suit_options_of`, unmemoized.
+_RANK_BITS: Final = 4
+_MAX_CODED: Final = (1 << _RANK_BITS) - 1
+
+
+def suit_code(counts: list[int], block: int) -> int | None:
+    """The memo key of one block of the counts (see above), or None."""
+    base = 9 * block
+    code = 0
+    for t in range(base, base + 9 if block < 3 else 34):
+        c = counts[t]
+        if c > _MAX_CODED:
+            return None
+        code = (code << _RANK_BITS) | c
+    return code << 2 | block
+
+
 @lru_cache(maxsize=1 << 14)
-def _suit_options(base: int, key: SuitKey, honors: bool) -> tuple[_SuitOption, ...]:
-    """`suit_splits` of one suit in joinable form, in the same order (a bounded memo on the key: its
-    options are objects, not table entries). Tabled keys are read from the set codes directly."""
-    if not honors and TABLES is not None:
-        codes = TABLES.suits.split_codes(key)
-        if codes is not None:
-            return tuple([_option(base, list(code)) for code in codes])
-    return tuple([_option(base, [int(k) * 9 + r for k, r in split]) for split in suit_splits(key, honors)])
+def _suit_options(code: int) -> tuple[_SuitOption, ...]:
+    """`_suit_options_of` the block a `suit_code` stands for (a bounded memo on the code: its options are
+    objects, not table entries)."""
+    block = code & 3
+    ranks = 9 if block < 3 else 7
+    counts = [(code >> (2 + _RANK_BITS * (ranks - 1 - r))) & _MAX_CODED for r in range(ranks)]
+    return _suit_options_of(block, counts)
+
+
+def _suit_options_of(block: int, counts: list[int]) -> tuple[_SuitOption, ...]:
+    """`suit_splits` of one block's counts in joinable form, in the same order (tabled keys are read from
+    the set codes directly)."""
+    base = 9 * block
+    if block == 3:
+        key = (*counts, 0, 0)
+        return tuple([_option(base, [int(k) * 9 + r for k, r in split])
+                      for split in suit_splits(key, True)])  # type: ignore[arg-type]
+    key = tuple(counts)
+    if TABLES is not None:
+        split_codes = TABLES.suits.split_codes(key)
+        if split_codes is not None:
+            return tuple([_option(base, list(c)) for c in split_codes])
+    return tuple([_option(base, [int(k) * 9 + r for k, r in split])
+                  for split in suit_splits(key)])  # type: ignore[arg-type]
+
+
+def _block_options(counts: list[int], block: int) -> tuple[_SuitOption, ...]:
+    """The options of one block of the whole hand's counts: memoized by `suit_code`."""
+    code = suit_code(counts, block)
+    if code is not None:
+        return _suit_options(code)
+    base = 9 * block
+    return _suit_options_of(block, counts[base:base + 9] if block < 3 else counts[27:34])
 
 
 def _win_holders(o: _SuitOption, win: int) -> Holders:
@@ -472,7 +513,6 @@ def _win_holders(o: _SuitOption, win: int) -> Holders:
     return tuple(out)
 
 
-_EMPTY_SUIT = (0,) * 9
 _Split = tuple[tuple[TileSet, ...], TileSet, Holders]
 
 
@@ -499,9 +539,7 @@ def _standard_splits(counts: list[int], win: int | None) -> tuple[list[_Split], 
             n += counts[t]
         if not n:
             continue  # an absent suit splits one way, into nothing
-        honors = b == 3
-        key = tuple(counts[base:base + 9]) if not honors else tuple(counts[27:34]) + (0, 0)
-        options = _suit_options(base, key, honors)  # type: ignore[arg-type]
+        options = _block_options(counts, b)
         if not options:
             return [], 0
         # A suit holds a pair exactly when its count is 3N+2: all its options have one, or none has.
@@ -541,9 +579,8 @@ def _standard_set_lists(counts: list[int]) -> list[list[tuple[SetKind, int]]]:
     """Every split of the concealed counts into sets + exactly one pair (tile indices, not offsets)."""
     combos: list[tuple[tuple[TileSet, ...], TileSet | None]] = [((), None)]
     pairs = 0
-    for base, honors in _SUIT_BLOCKS:
-        key = tuple(counts[base:base + 9]) if not honors else tuple(counts[27:34]) + (0, 0)
-        options = _suit_options(base, key, honors)  # type: ignore[arg-type]
+    for b in range(4):
+        options = _block_options(counts, b)
         if not options:
             return []
         if options[0].pair_set is not None:
@@ -554,7 +591,7 @@ def _standard_set_lists(counts: list[int]) -> list[list[tuple[SetKind, int]]]:
     return [[(s.kind, s.first) for s in (*body, pair) if s is not None] for body, pair in combos]
 
 
-_MELD_SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
+_MELD_SET_KIND: Final = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
 
 
 def _meld_sets(hand: Hand) -> list[TileSet]:

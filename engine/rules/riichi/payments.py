@@ -20,7 +20,7 @@ from typing import Final
 from engine.hand import ClaimedFrom, Wind
 from engine.rules.riichi.facts import claimed_index, wind_index
 
-YAKUMAN_BASE = 8000
+YAKUMAN_BASE: Final = 8000
 
 
 def base_points(han: int, fu: int, yakuman: int, counted_yakuman: bool, kiriage: bool) -> int:

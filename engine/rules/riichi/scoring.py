@@ -25,8 +25,8 @@ from engine.rules.riichi.yaku import TABLE, Yaku
 from engine.shapes import Decomposition, ShapeKind, decompositions
 from engine.tiles import DRAGONS, GREEN, RED, WHITE, WINDS
 
-SHAPES = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS})
-PRINCIPLES = Principles(TABLE.rows)
+SHAPES: Final = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS})
+PRINCIPLES: Final = Principles(TABLE.rows)
 _ORDER = sorted(predicates.RULES, key=lambda y: PRINCIPLES.rank[y])
 # Which predicates can hold for a shape: a yaku scored on sets needs four sets and a pair (the table's
 # `scope` says where each is scored), kokushi has only its own and the situation's.
@@ -38,35 +38,35 @@ def _rules(keep: Callable[[int], bool]) -> _Rules:
     return [(y, predicates.NEEDS[y], predicates.RULES[y]) for y in _ORDER if keep(y)]
 
 
-_RULES_FOR: dict[ShapeKind, _Rules] = {
+_RULES_FOR: Final[dict[ShapeKind, _Rules]] = {
     ShapeKind.STANDARD: _rules(lambda y: True),
     ShapeKind.SEVEN_PAIRS: _rules(lambda y: TABLE.by_id[y].scope is not Scope.SETS),
     ShapeKind.THIRTEEN_ORPHANS: _rules(lambda y: TABLE.by_id[y].scope is Scope.SITUATION
                                        or y in (int(Yaku.KOKUSHI_MUSOU), int(Yaku.KOKUSHI_MUSOU_13))),
 }
-_DEFS: dict[int, FanDef] = TABLE.def_by_id
+_DEFS: Final[dict[int, FanDef]] = TABLE.def_by_id
 # An open hand's yaku worth one han less (kuisagari) are reported with the han they count for.
 _OPEN_DEFS: dict[int, FanDef] = {
     int(r.id): FanDef(int(r.id), r.name, r.native, r.open_value, TABLE.def_by_id[int(r.id)].excludes, r.description)
     if r.open_value else TABLE.def_by_id[int(r.id)] for r in TABLE.rows}
 # A double yakuman counted once (option double_yakuman off) is reported at 13.
-_SINGLE_DEFS: dict[int, FanDef] = {
+_SINGLE_DEFS: Final[dict[int, FanDef]] = {
     int(r.id): FanDef(int(r.id), r.name, r.native, 13, TABLE.def_by_id[int(r.id)].excludes, r.description)
     for r in TABLE.rows if r.limit}
-NO_YAKU = "no yaku: a complete hand needs at least one yaku to win (dora are not yaku)"
+NO_YAKU: Final = "no yaku: a complete hand needs at least one yaku to win (dora are not yaku)"
 
 # Dora: the tile after the indicator, within its suit (9 -> 1), the winds (N -> E) and the dragons
 # (white -> green -> red -> white).
 _NEXT_OF = {**{t: t // 9 * 9 + (t % 9 + 1) % 9 for t in range(27)},
             **{w: WINDS[(i + 1) % 4] for i, w in enumerate(WINDS)},
             WHITE: GREEN, GREEN: RED, RED: WHITE}
-_NEXT: list[int] = [_NEXT_OF[t] for t in range(34)]  # by tile index
-_LIABLE = {int(Yaku.DAISANGEN): DRAGONS, int(Yaku.DAISUUSHII): WINDS}
+_NEXT: Final[list[int]] = [_NEXT_OF[t] for t in range(34)]  # by tile index
+_LIABLE: Final = {int(Yaku.DAISANGEN): DRAGONS, int(Yaku.DAISUUSHII): WINDS}
 _N_IDS: Final = max(int(r.id) for r in TABLE.rows) + 1
 # By yaku id (lists: an index, not a hashed key; an id the table lacks reads 0 / False / None).
-_CLOSED_VALUE: list[int] = [0] * _N_IDS
-_OPEN_VALUE: list[int] = [0] * _N_IDS
-_LIMIT: list[bool] = [False] * _N_IDS
+_CLOSED_VALUE: Final[list[int]] = [0] * _N_IDS
+_OPEN_VALUE: Final[list[int]] = [0] * _N_IDS
+_LIMIT: Final[list[bool]] = [False] * _N_IDS
 for _r in TABLE.rows:
     _CLOSED_VALUE[int(_r.id)] = _r.value
     _OPEN_VALUE[int(_r.id)] = _r.value_for(False)
@@ -77,11 +77,11 @@ _URA_DORA: Final = int(Yaku.URA_DORA)
 _AKA_DORA: Final = int(Yaku.AKA_DORA)
 
 
-_NO_SETS: list[tuple[int, ...]] = [()]
+_NO_SETS: Final[list[tuple[int, ...]]] = [()]
 # FanHits are immutable and recur: one per yaku (closed and open values) by id, dora by count.
-_HIT: list[FanHit | None] = [FanHit(_DEFS[y]) if y in _DEFS else None for y in range(_N_IDS)]
-_OPEN_HIT: list[FanHit | None] = [FanHit(_OPEN_DEFS[y]) if y in _OPEN_DEFS else None for y in range(_N_IDS)]
-_DORA_HITS: dict[tuple[int, int], FanHit] = {}
+_HIT: Final[list[FanHit | None]] = [FanHit(_DEFS[y]) if y in _DEFS else None for y in range(_N_IDS)]
+_OPEN_HIT: Final[list[FanHit | None]] = [FanHit(_OPEN_DEFS[y]) if y in _OPEN_DEFS else None for y in range(_N_IDS)]
+_DORA_HITS: Final[dict[tuple[int, int], FanHit]] = {}
 
 
 def _dora_hit(kind: int, n: int) -> FanHit:
@@ -117,11 +117,11 @@ def _liable_seat(hand: Hand, ctx: WinContext, tiles: tuple[int, ...]) -> int | N
 # and its answer is kept per such set, as a bit mask: bounded. tests/test_riichi.py checks `counted_yaku`
 # against `plain_counted_yaku` (the mechanism on the whole set) on every set of yaku the generated and
 # majiang-core hands find and on random sets.
-_COUNTED: dict[int, int] = {}
+_COUNTED: Final[dict[int, int]] = {}
 COUNTED_MAX: Final = 16384
-_IDS: list[int] = sorted(predicates.RULES)
+_IDS: Final[list[int]] = sorted(predicates.RULES)
 # Per yaku id: the yaku it excludes or is excluded by, outright or on sets (bit per id).
-_TIED: list[int] = [0] * _N_IDS
+_TIED: Final[list[int]] = [0] * _N_IDS
 for _y in _IDS:
     _bits = PRINCIPLES.exclude_bits.get(_y, 0)
     for _x in PRINCIPLES.on_sets.get(_y, ()):
