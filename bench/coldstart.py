@@ -9,6 +9,11 @@ whole run and per 5-second window, and reads the workers' memory again. Then one
 worker is SIGKILLed at second 10: the supervisor replaces it, and the per-second p99 after the kill
 shows whether the replacement spikes the tail beyond its first second.
 
+`--warm-run` follows each plain run with a second run of the same load against the same server, whose
+memos the first run has filled: the fresh server and the warm one side by side, as issue #13 compares
+them. `--server PATH` starts another build's `mjsvc` script (an older checkout's venv, say) under the same
+load generator.
+
 Writes bench/results/coldstart.json and coldstart.md. The client runs on the same machine as the
 server: on a shared or busy machine the figures say more about the neighbours than about the server
 (the CPU other processes used is reported beside each run).
@@ -40,6 +45,7 @@ from mjsvc.launcher import worker_pids
 
 RESULTS = Path(__file__).resolve().parent / "results"
 WINDOW_S = 5
+WARM_SEED = 7  # the warm run's games differ from the fresh run's (loadgen's default seed)
 TABLES_FILE = "suits.bin"
 
 
@@ -70,8 +76,10 @@ def health_serving(target: str) -> bool:
             return False
 
 
-def mjsvc_command() -> list[str]:
-    """The installed console script beside this interpreter (what an operator runs)."""
+def mjsvc_command(server: str = "") -> list[str]:
+    """The installed console script beside this interpreter (what an operator runs), or `server`."""
+    if server:
+        return [server]
     script = Path(sys.executable).parent / "mjsvc"
     return [str(script)] if script.exists() else [sys.executable, "-m", "mjsvc"]
 
@@ -159,8 +167,8 @@ def one_run(args: argparse.Namespace, kill_at: float | None, log_dir: Path) -> d
     env.update(kv.split("=", 1) for kv in args.server_env)
     cwd = tempfile.mkdtemp(prefix="mjsvc-coldstart-")
     log_path = log_dir / f"server-{int(time.time() * 1000)}.log"
-    cmd = [*mjsvc_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--metrics-host", "127.0.0.1",
-           "--metrics-port", str(mport), "--workers", str(args.workers)]
+    cmd = [*mjsvc_command(args.server), "serve", "--host", "127.0.0.1", "--port", str(port),
+           "--metrics-host", "127.0.0.1", "--metrics-port", str(mport), "--workers", str(args.workers)]
     t0 = time.perf_counter()
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd, env=env)
@@ -195,6 +203,9 @@ def one_run(args: argparse.Namespace, kill_at: float | None, log_dir: Path) -> d
         report = loadgen.run_config(cfg, stats=stats)
         cpu = sampler.stop()
         mem_end = memory(proc.pid)
+        warm: dict[str, Any] | None = None
+        if args.warm_run and kill_at is None:
+            warm = warm_run(args, proc.pid, target)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -214,7 +225,24 @@ def one_run(args: argparse.Namespace, kill_at: float | None, log_dir: Path) -> d
         "server_cores": round(sum(c["server_cores"] for c in cpu) / max(1, len(cpu)), 2),
         "other_cores": round(sum(c["other_cores"] for c in cpu) / max(1, len(cpu)), 2),
         "tables_log": [line for line in log_lines if "suit tables" in line][:3],
+        "warm": warm,
     }
+
+
+def warm_run(args: argparse.Namespace, supervisor: int, target: str) -> dict[str, Any]:
+    """The same load again on the same server, right after the fresh run (new games: another seed)."""
+    stats = loadgen.Stats()
+    sampler = CpuSampler(supervisor)
+    sampler.start()
+    cfg = loadgen.Config(target=target, tables=args.tables, rate=args.rate, duration=args.duration,
+                         connections=args.connections, progress=False, seed=WARM_SEED)
+    report = loadgen.run_config(cfg, stats=stats)
+    cpu = sampler.stop()
+    return {"calls": report["calls"], "rps": report["rps"], "errors": report["errors"],
+            "latency_ms": report["latency_ms"], "windows": windows(stats),
+            "memory_after_run": memory(supervisor),
+            "server_cores": round(sum(c["server_cores"] for c in cpu) / max(1, len(cpu)), 2),
+            "other_cores": round(sum(c["other_cores"] for c in cpu) / max(1, len(cpu)), 2)}
 
 
 def _mem(rows: list[dict[str, Any]], key: str) -> str:
@@ -236,9 +264,19 @@ def markdown(runs: list[dict[str, Any]], meta: dict[str, Any]) -> str:
                      f"{worst:.2f} | {r['other_cores']:.2f} | {_mem(r['memory_after_start'], 'pss_mb')} | "
                      f"{_mem(r['memory_after_run'], 'pss_mb')} | {_mem(r['memory_after_run'], 'rss_mb')} | "
                      f"{_mem(r['memory_after_run'], 'tables_pss_mb')} |")
+        w = r.get("warm")
+        if w:
+            worst = max((x["p99_ms"] for x in w["windows"]), default=0.0)
+            lines.append(f"| {i} warm: same server, next {meta['duration']:g} s | | | {w['calls']} | "
+                         f"{sum(w['errors'].values())} | {w['latency_ms']['p50']:.2f} | {w['latency_ms']['p99']:.2f} | "
+                         f"{worst:.2f} | {w['other_cores']:.2f} | | {_mem(w['memory_after_run'], 'pss_mb')} | "
+                         f"{_mem(w['memory_after_run'], 'rss_mb')} | {_mem(w['memory_after_run'], 'tables_pss_mb')} |")
     lines += ["", "p99 per 5-second window (ms):", ""]
     for i, r in enumerate(runs, 1):
         lines.append(f"- run {i}: " + ", ".join(f"{w['from_s']}-{w['to_s']} s {w['p99_ms']:.2f}" for w in r["windows"]))
+        if r.get("warm"):
+            lines.append(f"- run {i} warm: " + ", ".join(f"{w['from_s']}-{w['to_s']} s {w['p99_ms']:.2f}"
+                                                        for w in r["warm"]["windows"]))
     for i, r in enumerate(runs, 1):
         if r["killed"]:
             k = r["killed"]
@@ -261,6 +299,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--duration", type=float, default=30.0)
     p.add_argument("--connections", type=int, default=8)
     p.add_argument("--out", type=Path, default=RESULTS, help="directory for coldstart.json and coldstart.md")
+    p.add_argument("--warm-run", action="store_true",
+                   help="after each plain run, the same load again on the same server (fresh and warm side by side)")
+    p.add_argument("--server", default="", metavar="PATH",
+                   help="the `mjsvc` script to start (default: the one installed beside this interpreter)")
     p.add_argument("--note", default="", help="a line about the conditions, printed with the results")
     p.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                    help="set in the server's environment, which is otherwise this one without PYTHON* and MJSVC_* "
@@ -277,8 +319,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"   SERVING after {r['serving_s']:.2f} s (all workers {r['all_workers_ready_s']:.2f} s); "
               f"p50 {r['latency_ms']['p50']:.2f} ms p99 {r['latency_ms']['p99']:.2f} ms; errors {r['errors']}; "
               f"PSS MB {_mem(r['memory_after_run'], 'pss_mb')}", file=sys.stderr, flush=True)
-    meta = {"server_env": args.server_env, "tables": args.tables, "rate": args.rate, "duration": args.duration,
-            "workers": args.workers,
+        if r.get("warm"):
+            w = r["warm"]
+            print(f"   warm (same server again): p50 {w['latency_ms']['p50']:.2f} ms "
+                  f"p99 {w['latency_ms']['p99']:.2f} ms; errors {w['errors']}", file=sys.stderr, flush=True)
+    meta = {"server_env": args.server_env, "server": " ".join(mjsvc_command(args.server)), "tables": args.tables,
+            "rate": args.rate, "duration": args.duration, "workers": args.workers,
             "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}, client on the same machine",
             "note": args.note}

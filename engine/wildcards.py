@@ -443,25 +443,7 @@ def is_complete_wild(counts: Sequence[int], wild: Collection[int], n_melds: int 
                 ih -= off
     tables = _TABLES if _TABLES else _tables()
     suit = tables[0]
-    pa = suit[i0]
-    pb = suit[i1]
-    pd = suit[i2]
-    ph = tables[1][ih]
-    sa = pa & _SETS_MASK
-    sb = pb & _SETS_MASK
-    sd = pd & _SETS_MASK
-    sh = ph & _SETS_MASK
-    extra = (pa >> _PAIR_SHIFT) - sa  # the pair goes where it costs least
-    e = (pb >> _PAIR_SHIFT) - sb
-    if e < extra:
-        extra = e
-    e = (pd >> _PAIR_SHIFT) - sd
-    if e < extra:
-        extra = e
-    e = (ph >> _PAIR_SHIFT) - sh
-    if e < extra:
-        extra = e
-    if sa + sb + sd + sh + extra <= j:
+    if _combine(suit[i0], suit[i1], suit[i2], tables[1][ih]) <= j:
         return True
     if n_melds or not (shapes.seven_pairs or shapes.thirteen_orphans):
         return False

@@ -345,48 +345,33 @@ def _check_server(server: ServerProcess) -> None:
     assert server.metric("grpc_server_handled_total", grpc_code="Internal") == 0
 
 
-def _fuzz(server: ServerProcess, examples: int) -> dict[str, Any]:
-    fuzzer = Fuzzer(server.address)
+def _fuzz(address: str, examples: int, shard: int | None = None) -> dict[str, Any]:
+    """`examples` drawn sequences against the server at `address`, with a client and reference process of
+    this call's own. Derandomized (the fast run), or seeded by `shard` (a shard of the long run, each drawing
+    other sequences, reproducibly). No shrinking: over a live server it takes minutes; a failing sequence is
+    printed as drawn."""
+    fuzzer = Fuzzer(address)
     try:
-        # No shrinking: over a live server it takes minutes; the failing sequence is printed as drawn.
-        @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+        @settings(max_examples=examples, deadline=None, database=None, derandomize=shard is None,
                   suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
         @given(sequences)
         def run(sequence: list[tuple[str, Any]]) -> None:
             fuzzer.run(sequence)
 
-        run()
+        (run if shard is None else seed(shard)(run))()
         return fuzzer.figures()
     finally:
         fuzzer.close()
 
 
 def test_fuzz_every_rpc(server: ServerProcess) -> None:
-    figures = _fuzz(server, FAST_EXAMPLES)
+    figures = _fuzz(server.address, FAST_EXAMPLES)
     print(json.dumps(figures))  # the figures, for `pytest -s`
     assert figures["total"] >= 2000 and figures["compared_with_batch"] >= 1000, figures
     assert figures["over_the_body_limit"] > 0 and figures["undecodable"] > 0, figures
     assert all(figures["requests_per_rpc"].get(m, 0) > 100 for m in ("Evaluate", "Analyze", "ListFans",
                                                                      "EvaluateBatch", "Play")), figures
     _check_server(server)
-
-
-def _shard(address: str, examples: int, shard: int) -> dict[str, Any]:
-    """One shard of the long run, in a process of its own: its own client, reference process and hypothesis
-    seed (`shard`, so each shard draws other sequences, reproducibly)."""
-    fuzzer = Fuzzer(address)
-    try:
-        @seed(shard)
-        @settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck),
-                  phases=[Phase.explicit, Phase.generate])
-        @given(sequences)
-        def run(sequence: list[tuple[str, Any]]) -> None:
-            fuzzer.run(sequence)
-
-        run()
-        return fuzzer.figures()
-    finally:
-        fuzzer.close()
 
 
 def _merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -410,7 +395,7 @@ def test_fuzz_100000_requests(server: ServerProcess) -> None:
     t0 = time.monotonic()
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(SHARDS, mp_context=context) as pool:
-        parts = list(pool.map(_shard, [server.address] * SHARDS, [SLOW_REQUESTS // 17 // SHARDS] * SHARDS,
+        parts = list(pool.map(_fuzz, [server.address] * SHARDS, [SLOW_REQUESTS // 17 // SHARDS] * SHARDS,
                               range(SHARDS)))
     figures = _merged(parts)
     figures["shards"] = SHARDS
