@@ -285,7 +285,7 @@ def is_standard_complete(counts: list[int]) -> bool:
 # ---------------------------------------------------------------------------------------------
 # Special shapes
 
-_ORPHANS = TERMINALS_AND_HONORS
+_ORPHANS: Final[tuple[int, ...]] = tuple(TERMINALS_AND_HONORS)
 KNITTED_PATTERNS: tuple[tuple[int, ...], ...] = tuple(
     tuple(sorted(9 * suit + r for suit, start in zip(perm, (0, 1, 2), strict=True)
                  for r in (start, start + 3, start + 6)))
@@ -302,7 +302,19 @@ def is_seven_pairs(counts: list[int], allow_quads: bool = True) -> bool:
 
 
 def is_thirteen_orphans(counts: list[int]) -> bool:
-    return sum(counts) == 14 and all(counts[t] for t in _ORPHANS) and sum(counts[t] for t in _ORPHANS) == 14
+    """14 tiles, every terminal and honour among them, nothing else."""
+    total = 0
+    for c in counts:
+        total += c
+    if total != 14:
+        return False
+    orphans = 0
+    for t in _ORPHANS:
+        c = counts[t]
+        if not c:
+            return False
+        orphans += c
+    return orphans == 14
 
 
 def honors_knitted_pattern(counts: list[int]) -> tuple[int, ...] | None:

@@ -291,7 +291,8 @@ def _plain_path() -> tuple[dict[int, int], list[tuple[str, str]], set[int]]:
                 continue
             f = Facts(hand, ctx, options, tiles, dec)
             found = 0
-            for y, needs, rule in scoring._RULES_FOR[f.kind]:
+            shape = scoring._RULES_FOR[f.kind]
+            for y, needs, rule in zip(shape.yaku, shape.needs, shape.rules, strict=True):
                 if rule(f):
                     found |= 1 << y
                     held[y] = held.get(y, 0) + 1

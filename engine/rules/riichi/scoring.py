@@ -27,22 +27,27 @@ from engine.tiles import DRAGONS, GREEN, RED, WHITE, WINDS
 
 SHAPES: Final = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS})
 PRINCIPLES: Final = Principles(TABLE.rows)
-_ORDER = sorted(predicates.RULES, key=lambda y: PRINCIPLES.rank[y])
+_ORDER: Final = sorted(predicates.RULES, key=lambda y: PRINCIPLES.rank[y])
+
+
+class Rules:
+    """The predicates one shape asks, in rank order, as parallel lists (compiled, read by index, not unpacked):
+    the yaku, what each needs (predicates.NEEDS), its predicate."""
+
+    def __init__(self, keep: Callable[[int], bool]) -> None:
+        ids = [y for y in _ORDER if keep(y)]
+        self.yaku: list[int] = ids
+        self.needs: list[int] = [predicates.NEEDS[y] for y in ids]
+        self.rules: list[Callable[[Facts], bool]] = [predicates.RULES[y] for y in ids]
+
+
 # Which predicates can hold for a shape: a yaku scored on sets needs four sets and a pair (the table's
 # `scope` says where each is scored), kokushi has only its own and the situation's.
-# Each entry: (yaku, what it needs (predicates.NEEDS), its predicate).
-_Rules = list[tuple[int, int, Callable[[Facts], bool]]]
-
-
-def _rules(keep: Callable[[int], bool]) -> _Rules:
-    return [(y, predicates.NEEDS[y], predicates.RULES[y]) for y in _ORDER if keep(y)]
-
-
-_RULES_FOR: Final[dict[ShapeKind, _Rules]] = {
-    ShapeKind.STANDARD: _rules(lambda y: True),
-    ShapeKind.SEVEN_PAIRS: _rules(lambda y: TABLE.by_id[y].scope is not Scope.SETS),
-    ShapeKind.THIRTEEN_ORPHANS: _rules(lambda y: TABLE.by_id[y].scope is Scope.SITUATION
-                                       or y in (int(Yaku.KOKUSHI_MUSOU), int(Yaku.KOKUSHI_MUSOU_13))),
+_RULES_FOR: Final[dict[ShapeKind, Rules]] = {
+    ShapeKind.STANDARD: Rules(lambda y: True),
+    ShapeKind.SEVEN_PAIRS: Rules(lambda y: TABLE.by_id[y].scope is not Scope.SETS),
+    ShapeKind.THIRTEEN_ORPHANS: Rules(lambda y: TABLE.by_id[y].scope is Scope.SITUATION
+                                      or y in (int(Yaku.KOKUSHI_MUSOU), int(Yaku.KOKUSHI_MUSOU_13))),
 }
 _DEFS: Final[dict[int, FanDef]] = TABLE.def_by_id
 # An open hand's yaku worth one han less (kuisagari) are reported with the han they count for.
@@ -166,9 +171,13 @@ def score_decomposition(f: Facts) -> Scoring:
     opts = f.options
     found = 0  # bit per yaku id
     have = f.have
-    for y, needs, rule in _RULES_FOR[f.kind]:
-        if not needs & ~have and rule(f):  # a predicate is asked only when the hand has what it needs
-            found |= 1 << y
+    rules = _RULES_FOR[f.kind]
+    ids = rules.yaku
+    needs = rules.needs
+    predicate = rules.rules
+    for i in range(len(ids)):
+        if not needs[i] & ~have and predicate[i](f):  # a predicate is asked only when the hand has what it needs
+            found |= 1 << ids[i]
     counted = counted_yaku(found)
     closed = f.closed
     hits: list[FanHit] = []
