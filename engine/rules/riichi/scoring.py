@@ -147,9 +147,27 @@ def plain_counted_yaku(found: int) -> tuple[int, ...]:
     return tuple(PRINCIPLES.apply(raw))
 
 
+# The bits set in each byte value, ascending: bit i of byte n of a mask stands for yaku 8 * n + i.
+_BYTE_BITS: Final[list[list[int]]] = [[i for i in range(8) if v >> i & 1] for v in range(256)]
+
+
+def _ids_of(mask: int) -> list[int]:
+    """The yaku ids of a mask (bit per id), ascending."""
+    out: list[int] = []
+    base = 0
+    while mask:
+        byte = mask & 0xFF
+        if byte:
+            for i in _BYTE_BITS[byte]:
+                out.append(base + i)
+        mask >>= 8
+        base += 8
+    return out
+
+
 def counted_yaku(found: int) -> tuple[int, ...]:
     """`plain_counted_yaku`, asking the mechanism only about the yaku tied to another one found."""
-    ids = [y for y in _IDS if found >> y & 1]
+    ids = _ids_of(found)
     tied = 0
     for y in ids:
         if _TIED[y] & found:
@@ -163,8 +181,7 @@ def counted_yaku(found: int) -> tuple[int, ...]:
             kept |= 1 << y
         if len(_COUNTED) < COUNTED_MAX:
             _COUNTED[tied] = kept
-    counted = found & ~tied | kept
-    return tuple([y for y in ids if counted >> y & 1])
+    return tuple(_ids_of(found & ~tied | kept))
 
 
 def score_decomposition(f: Facts) -> Scoring:
@@ -263,5 +280,7 @@ def evaluate(hand: Hand, ctx: WinContext, options: RiichiOptions) -> Evaluation:
     wins = [s for s in scored if s.meets_minimum]
     if not wins:
         return Evaluation(False, scored[0], tuple(scored[1:]))
+    if len(wins) == 1:  # the usual case: nothing to rank
+        return Evaluation(True, wins[0], ())
     order = sorted(range(len(wins)), key=lambda i: (_rank(wins[i]), i))
     return Evaluation(True, wins[order[0]], tuple(wins[i] for i in order[1:]))
