@@ -413,8 +413,6 @@ _CHOW: Final = int(SetKind.CHOW)
 # sorting the keys sorts the sets by tile, then kind.
 _ORDER_STEP: Final = 8
 
-SetList = tuple[tuple[SetKind, int], ...]
-
 # The sets that can hold the winning tile in one split: (position in the split's sets but the pair, or -1
 # for the pair; that set with the winning tile marked), one per distinct set, in (kind, tile) order.
 Holders = tuple[tuple[int, TileSet], ...]
