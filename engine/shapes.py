@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 from enum import IntEnum, StrEnum
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement, permutations
-from typing import NamedTuple
+from typing import Final
 
 from engine.hand import Hand, MeldKind
 from engine.tables import TABLES
@@ -285,7 +285,7 @@ def is_standard_complete(counts: list[int]) -> bool:
 # ---------------------------------------------------------------------------------------------
 # Special shapes
 
-_ORPHANS = TERMINALS_AND_HONORS
+_ORPHANS: Final[tuple[int, ...]] = tuple(TERMINALS_AND_HONORS)
 KNITTED_PATTERNS: tuple[tuple[int, ...], ...] = tuple(
     tuple(sorted(9 * suit + r for suit, start in zip(perm, (0, 1, 2), strict=True)
                  for r in (start, start + 3, start + 6)))
@@ -302,7 +302,19 @@ def is_seven_pairs(counts: list[int], allow_quads: bool = True) -> bool:
 
 
 def is_thirteen_orphans(counts: list[int]) -> bool:
-    return sum(counts) == 14 and all(counts[t] for t in _ORPHANS) and sum(counts[t] for t in _ORPHANS) == 14
+    """14 tiles, every terminal and honour among them, nothing else."""
+    total = 0
+    for c in counts:
+        total += c
+    if total != 14:
+        return False
+    orphans = 0
+    for t in _ORPHANS:
+        c = counts[t]
+        if not c:
+            return False
+        orphans += c
+    return orphans == 14
 
 
 def honors_knitted_pattern(counts: list[int]) -> tuple[int, ...] | None:
@@ -385,58 +397,132 @@ def _tileset(kind: SetKind, first: int, concealed: bool = True, meld_index: int 
     return TileSet(kind, first, concealed, meld_index, win_offset)
 
 
-_SUIT_BLOCKS = ((0, False), (9, False), (18, False), (27, True))
-
-# Every concealed set, and every concealed set holding the winning tile at each offset, built once.
-_CONCEALED: dict[tuple[SetKind, int], TileSet] = {
-    (k, f): TileSet(k, f) for k in SetKind for f in range(NUM_KINDS)}
-_WITH_WIN: dict[tuple[SetKind, int, int], TileSet] = {
-    (k, f, off): TileSet(k, f, win_offset=off) for k in SetKind for f in range(NUM_KINDS) for off in range(3)}
-
-SetList = tuple[tuple[SetKind, int], ...]
+def set_id(kind: int, first: int) -> int:
+    """A concealed set's index in the interned tables below: (kind - 1) * NUM_KINDS + first tile."""
+    return (kind - 1) * NUM_KINDS + first
 
 
-Holders = tuple[tuple[SetKind, int, int, int], ...]
+# Every concealed set, and every concealed set holding the winning tile at each offset, built once and
+# read by `set_id` (a list index, not a hashed key); `_WITH_WIN_BY_ID[3 * set_id + offset]`.
+_CONCEALED_BY_ID: Final[tuple[TileSet, ...]] = tuple(TileSet(k, f) for k in SetKind for f in range(NUM_KINDS))
+_WITH_WIN_BY_ID: Final[tuple[TileSet, ...]] = tuple(
+    TileSet(k, f, win_offset=off) for k in SetKind for f in range(NUM_KINDS) for off in range(3))
+_PAIR: Final = int(SetKind.PAIR)
+_CHOW: Final = int(SetKind.CHOW)
+# A set code (kind * 9 + rank, engine.tables.format) read as its sort key within a suit, rank * 8 + kind:
+# sorting the keys sorts the sets by tile, then kind.
+_ORDER_STEP: Final = 8
+
+# The sets that can hold the winning tile in one split: (position in the split's sets but the pair, or -1
+# for the pair; that set with the winning tile marked), one per distinct set, in (kind, tile) order.
+Holders = tuple[tuple[int, TileSet], ...]
 
 
-class _SuitOption(NamedTuple):
+class _SuitOption:
     """One split of one suit, ready to be joined with the other suits' splits."""
 
-    body: SetList  # its sets but the pair, as (kind, tile), sorted by tile then kind
-    pair: tuple[SetKind, int] | None
-    body_sets: tuple[TileSet, ...]  # `body` as concealed TileSets
-    pair_set: TileSet | None
-    # per rank offset of the winning tile: (kind, tile, position in `body` or -1 for the pair,
-    # offset of the winning tile in the set) for each distinct set that can hold it, in (kind, tile) order
-    holders: tuple[Holders, ...]
+    def __init__(self, body_sets: tuple[TileSet, ...], body_ids: tuple[int, ...], pair_set: TileSet | None,
+                 pair_id: int) -> None:
+        self.body_sets = body_sets  # its sets but the pair, as concealed TileSets, sorted by tile then kind
+        self.body_ids = body_ids  # their `set_id`s
+        self.pair_set = pair_set
+        self.pair_id = pair_id  # -1: no pair
+
+
+def _option(base: int, codes: list[int]) -> _SuitOption:
+    """A split given as its set codes (kind * 9 + rank; a pair at most once) in joinable form."""
+    keys: list[int] = []
+    pair_id = -1
+    for code in codes:
+        kind = code // 9
+        if kind == _PAIR:
+            pair_id = set_id(kind, base + code % 9)
+        else:
+            keys.append(code % 9 * _ORDER_STEP + kind)
+    keys.sort()
+    ids = [set_id(k % _ORDER_STEP, base + k // _ORDER_STEP) for k in keys]
+    sets = _CONCEALED_BY_ID
+    return _SuitOption(tuple([sets[i] for i in ids]), tuple(ids), sets[pair_id] if pair_id >= 0 else None, pair_id)
+
+
+# A suit's part of the hand as one int, the memo's key (an int key is hashed and compared in one step):
+# the block (0-2 the suits, 3 the honours) in the low 2 bits, then 4 bits per rank, the first rank highest.
+# A count above 15 has no code (`suit_code` None): such a part is split by `_suit_options_of`, unmemoized.
+_RANK_BITS: Final = 4
+_MAX_CODED: Final = (1 << _RANK_BITS) - 1
+
+
+def suit_code(counts: list[int], block: int) -> int | None:
+    """The memo key of one block of the counts (see above), or None."""
+    base = 9 * block
+    code = 0
+    for t in range(base, base + 9 if block < 3 else 34):
+        c = counts[t]
+        if c > _MAX_CODED:
+            return None
+        code = (code << _RANK_BITS) | c
+    return code << 2 | block
 
 
 @lru_cache(maxsize=1 << 14)
-def _suit_options(base: int, key: SuitKey, honors: bool) -> tuple[_SuitOption, ...]:
-    """`suit_splits` of one suit in joinable form (a bounded memo on the key: its TileSets are objects,
-    not table entries)."""
-    out = []
-    for split in suit_splits(key, honors):
-        body: list[tuple[SetKind, int]] = sorted(((k, base + r) for k, r in split if k != SetKind.PAIR),
-                                                 key=_pair_order)
-        pair = next(((k, base + r) for k, r in split if k == SetKind.PAIR), None)
-        out.append(_SuitOption(tuple(body), pair, tuple(_CONCEALED[x] for x in body),
-                               _CONCEALED[pair] if pair else None, _holders(body, pair, base)))
+def _suit_options(code: int) -> tuple[_SuitOption, ...]:
+    """`_suit_options_of` the block a `suit_code` stands for (a bounded memo on the code: its options are
+    objects, not table entries)."""
+    block = code & 3
+    ranks = 9 if block < 3 else 7
+    counts = [(code >> (2 + _RANK_BITS * (ranks - 1 - r))) & _MAX_CODED for r in range(ranks)]
+    return _suit_options_of(block, counts)
+
+
+def _suit_options_of(block: int, counts: list[int]) -> tuple[_SuitOption, ...]:
+    """`suit_splits` of one block's counts in joinable form, in the same order (tabled keys are read from
+    the set codes directly)."""
+    base = 9 * block
+    if block == 3:
+        key = (*counts, 0, 0)
+        return tuple([_option(base, [int(k) * 9 + r for k, r in split])
+                      for split in suit_splits(key, True)])  # type: ignore[arg-type]
+    key = tuple(counts)
+    if TABLES is not None:
+        split_codes = TABLES.suits.split_codes(key)
+        if split_codes is not None:
+            return tuple([_option(base, list(c)) for c in split_codes])
+    return tuple([_option(base, [int(k) * 9 + r for k, r in split])
+                  for split in suit_splits(key)])  # type: ignore[arg-type]
+
+
+def _block_options(counts: list[int], block: int) -> tuple[_SuitOption, ...]:
+    """The options of one block of the whole hand's counts: memoized by `suit_code`."""
+    code = suit_code(counts, block)
+    if code is not None:
+        return _suit_options(code)
+    base = 9 * block
+    return _suit_options_of(block, counts[base:base + 9] if block < 3 else counts[27:34])
+
+
+def _win_holders(o: _SuitOption, win: int) -> Holders:
+    """The sets of one split that can hold the winning tile (see `Holders`). Equal sets sit side by side
+    (sorted by tile, then kind), the first of them counts; the chows, then a pung at the tile, come in
+    (kind, tile) order as they are met, the pair last."""
+    out: list[tuple[int, TileSet]] = []
+    ids = o.body_ids
+    marked = _WITH_WIN_BY_ID
+    for i in range(len(ids)):
+        sid = ids[i]
+        if i and ids[i - 1] == sid:
+            continue
+        first = sid % NUM_KINDS
+        if sid // NUM_KINDS + 1 == _CHOW:
+            off = win - first
+            if 0 <= off <= 2:
+                out.append((i, marked[3 * sid + off]))
+        elif first == win:
+            out.append((i, marked[3 * sid]))
+    if o.pair_id >= 0 and o.pair_id % NUM_KINDS == win:
+        out.append((-1, marked[3 * o.pair_id]))
     return tuple(out)
 
 
-def _holders(body: list[tuple[SetKind, int]], pair: tuple[SetKind, int] | None, base: int) -> tuple[Holders, ...]:
-    """`_SuitOption.holders` of one split: computed with the split, so the winning tile costs an index."""
-    order = body + ([pair] if pair else [])
-    per_rank: list[list[tuple[SetKind, int, int, int]]] = [[] for _ in range(9)]
-    for k, f in sorted(set(order)):  # distinct sets in (kind, tile) order
-        where = order.index((k, f)) if k != SetKind.PAIR else -1
-        for off in ((0, 1, 2) if k == SetKind.CHOW else (0,)):
-            per_rank[f + off - base].append((k, f, where, off))
-    return tuple(tuple(x) for x in per_rank)
-
-
-_EMPTY_SUIT = (0,) * 9
 _Split = tuple[tuple[TileSet, ...], TileSet, Holders]
 
 
@@ -445,58 +531,77 @@ def _standard_splits(counts: list[int], win: int | None) -> tuple[list[_Split], 
     tile's suit starts among the sets.
 
     Each split: (sets but the pair, sorted by tile; the pair; the sets that can hold the winning
-    tile, see `_SuitOption.holders`). Suits are joined in tile order, so the sets stay sorted; the
-    order of the splits is the product of the per-suit options, characters outermost.
+    tile, see `Holders`). Suits are joined in tile order, so the sets stay sorted; the order of the
+    splits is the product of the per-suit options, characters outermost.
     """
     win_block = -1 if win is None else (win // 9 if win < 27 else 3)
-    combos: list = [((), None, ())]
+    # While every suit so far splits one way (the usual case), the one combination is kept in locals.
+    sets: tuple[TileSet, ...] = ()
+    pair: TileSet | None = None
+    held: Holders = ()
+    combos: list[tuple[tuple[TileSet, ...], TileSet | None, Holders]] = []
     pairs = 0
     start = 0
-    for b, (base, honors) in enumerate(_SUIT_BLOCKS):
-        key = tuple(counts[base:base + 9]) if not honors else tuple(counts[27:34]) + (0, 0)
-        if key == _EMPTY_SUIT:
+    for b in range(4):
+        base = 9 * b
+        n = 0
+        for t in range(base, base + 9 if b < 3 else 34):
+            n += counts[t]
+        if not n:
             continue  # an absent suit splits one way, into nothing
-        options = _suit_options(base, key, honors)  # type: ignore[arg-type]
+        options = _block_options(counts, b)
         if not options:
             return [], 0
         # A suit holds a pair exactly when its count is 3N+2: all its options have one, or none has.
-        if options[0].pair is not None:
+        if options[0].pair_set is not None:
             pairs += 1
             if pairs > 1:
                 return [], 0
         if b == win_block:
-            start = len(combos[0][0])  # every split of a suit has as many sets
-            r = win - base  # type: ignore[operator]
-            combos = [(sets + o.body_sets, pair or o.pair_set, o.holders[r])
-                      for sets, pair, _ in combos for o in options]
-        elif len(options) == 1:
+            start = len(combos[0][0]) if combos else len(sets)  # every split of a suit has as many sets
+        if not combos and len(options) == 1:
             o = options[0]
-            if len(combos) == 1:  # the usual case: one split so far, one here
-                sets, pair, held = combos[0]
-                combos = [(sets + o.body_sets, pair or o.pair_set, held)]
-            else:
-                combos = [(sets + o.body_sets, pair or o.pair_set, held) for sets, pair, held in combos]
+            sets = sets + o.body_sets
+            if pair is None:
+                pair = o.pair_set
+            if b == win_block:
+                assert win is not None
+                held = _win_holders(o, win)
+            continue
+        if not combos:
+            combos = [(sets, pair, held)]
+        if b == win_block:
+            assert win is not None
+            combos = [(c_sets + o.body_sets, c_pair or o.pair_set, _win_holders(o, win))
+                      for c_sets, c_pair, _ in combos for o in options]
         else:
-            combos = [(sets + o.body_sets, pair or o.pair_set, held) for sets, pair, held in combos for o in options]
-    return (combos, start) if pairs == 1 else ([], 0)
+            combos = [(c_sets + o.body_sets, c_pair or o.pair_set, c_held)
+                      for c_sets, c_pair, c_held in combos for o in options]
+    if pairs != 1:
+        return [], 0
+    if not combos:
+        assert pair is not None
+        return [(sets, pair, held)], start
+    return combos, start  # type: ignore[return-value]
 
 
 def _standard_set_lists(counts: list[int]) -> list[list[tuple[SetKind, int]]]:
     """Every split of the concealed counts into sets + exactly one pair (tile indices, not offsets)."""
-    combos: list[tuple[SetList, tuple[SetKind, int] | None]] = [((), None)]
+    combos: list[tuple[tuple[TileSet, ...], TileSet | None]] = [((), None)]
     pairs = 0
-    for base, honors in _SUIT_BLOCKS:
-        key = tuple(counts[base:base + 9]) if not honors else tuple(counts[27:34]) + (0, 0)
-        options = _suit_options(base, key, honors)  # type: ignore[arg-type]
+    for b in range(4):
+        options = _block_options(counts, b)
         if not options:
             return []
-        if options[0].pair is not None:
+        if options[0].pair_set is not None:
             pairs += 1
-        combos = [(body + o.body, pair or o.pair) for body, pair in combos for o in options]
-    return [[*body, pair] for body, pair in combos] if pairs == 1 else []  # type: ignore[list-item]
+        combos = [(body + o.body_sets, pair or o.pair_set) for body, pair in combos for o in options]
+    if pairs != 1:
+        return []
+    return [[(s.kind, s.first) for s in (*body, pair) if s is not None] for body, pair in combos]
 
 
-_MELD_SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
+_MELD_SET_KIND: Final = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
 
 
 def _meld_sets(hand: Hand) -> list[TileSet]:
@@ -537,10 +642,6 @@ def _set_order(s: TileSet) -> tuple[int, int]:
     return (s.first, s.kind)
 
 
-def _pair_order(s: tuple[SetKind, int]) -> tuple[int, int]:
-    return (s[1], s[0])
-
-
 def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposition]:
     """Every distinct decomposition of a complete hand (empty if it is not complete).
 
@@ -550,10 +651,10 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
     """
     counts = [0] * NUM_KINDS
     for t in hand.concealed:
-        counts[t] += 1
+        counts[t] = counts[t] + 1  # not +=: compiled, that is a generic in-place add
     win: int | None = hand.winning_tile
     if win is not None:
-        counts[win] += 1
+        counts[win] = counts[win] + 1
     melds = _meld_sets(hand) if hand.melds else []
     out: list[Decomposition] = []
     standard = ShapeKind.STANDARD
@@ -566,9 +667,9 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
             out.append(Decomposition(standard, full, (), win))
             continue
         # one variant per distinct concealed set that can hold the winning tile, marked in its first copy
-        for k, f, where, off in holders:
+        for where, win_set in holders:
             placed = list(full)
-            placed[len(full) - 1 if where < 0 else len(head) + start + where] = _WITH_WIN[k, f, off]
+            placed[len(full) - 1 if where < 0 else len(head) + start + where] = win_set
             out.append(Decomposition(standard, tuple(placed), (), win))
     # Cheap gates (C-level scans) before the special shapes: a knitted pattern needs a full
     # 1-4-7 / 2-5-8 / 3-6-9 in every suit, the other shapes need no meld and few copies.
@@ -582,8 +683,14 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
                 for knitted_sets in variants:
                     out.append(Decomposition(ShapeKind.KNITTED_STRAIGHT, _ordered(knitted_sets, melds), pat, win))
     if not melds:
-        most = max(counts)
-        if 1 not in counts and 3 not in counts and is_seven_pairs(counts, allow_quad_pairs):
+        most = 0
+        odd = False  # a count of 1 or 3: no seven pairs
+        for c in counts:
+            if c > most:
+                most = c
+            if c == 1 or c == 3:
+                odd = True
+        if not odd and is_seven_pairs(counts, allow_quad_pairs):
             pairs = [TileSet(SetKind.PAIR, t, win_offset=0 if t == win else None)
                      for t in range(NUM_KINDS) for _ in range(counts[t] // 2)]
             # The winning tile completes only one of two equal pairs.

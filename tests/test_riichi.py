@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import random
 import subprocess
 import sys
 
@@ -267,10 +269,10 @@ def test_batch_and_cli_speak_riichi(tmp_path: object) -> None:
     assert bad.returncode == 2 and "BAD_OPTION" in bad.stderr
 
 
-def test_every_predicate_holds_only_with_what_it_needs() -> None:
-    """The scoring asks a predicate only when the decomposition's `Facts.have` holds the bits it declares
-    (predicates.NEEDS, a fast path). The plain path, every predicate asked, on the 2,000 generated cases and
-    majiang-core's 5,000 wins: a predicate that holds always has its bits, so skipping never changes a yaku."""
+@functools.cache
+def _plain_path() -> tuple[dict[int, int], list[tuple[str, str]], set[int]]:
+    """Every predicate asked (no gate) on the 2,000 generated cases and majiang-core's 5,000 wins: how often
+    each yaku held, the predicates that held without their bits, and every set of yaku found (bit per id)."""
     from bench.riichi_cases import generate, load_hule, read_majiang
     from engine.rules.riichi import scoring
     from engine.rules.riichi.facts import Facts, TileFacts
@@ -281,19 +283,62 @@ def test_every_predicate_holds_only_with_what_it_needs() -> None:
     situations += [read_majiang(item)[:2] for item in load_hule()]
     held: dict[int, int] = {}
     missing = []
+    found_sets = set()
     for hand, ctx in situations:
         tiles = TileFacts(hand, ctx)
         for dec in decompositions(hand, False):
             if dec.kind not in scoring.SHAPES:
                 continue
             f = Facts(hand, ctx, options, tiles, dec)
-            for y, needs, rule in scoring._RULES_FOR[f.kind]:
+            found = 0
+            shape = scoring._RULES_FOR[f.kind]
+            for y, needs, rule in zip(shape.yaku, shape.needs, shape.rules, strict=True):
                 if rule(f):
+                    found |= 1 << y
                     held[y] = held.get(y, 0) + 1
                     if needs & ~f.have:
                         missing.append((str(hand), Yaku(y).name))
+            found_sets.add(found)
+    return held, missing, found_sets
+
+
+def test_every_predicate_holds_only_with_what_it_needs() -> None:
+    """The scoring asks a predicate only when the decomposition's `Facts.have` holds the bits it declares
+    (predicates.NEEDS, a fast path). The plain path, every predicate asked, on the 2,000 generated cases and
+    majiang-core's 5,000 wins: a predicate that holds always has its bits, so skipping never changes a yaku."""
+    held, missing, _ = _plain_path()
     assert not missing, missing[:5]
     assert {Yaku(y) for y in held} == set(Yaku) - {Yaku.DORA, Yaku.URA_DORA, Yaku.AKA_DORA}  # each one held
+
+
+def test_counted_yaku_answers_as_the_mechanism_on_the_whole_set() -> None:
+    """scoring.counted_yaku asks engine.rules.principles only about the yaku tied (by an exclusion either way)
+    to another one found, through a bounded memo; scoring.plain_counted_yaku applies the mechanism to the
+    whole set. Equal on every set of yaku the plain path finds in the generated and majiang-core hands (memo
+    emptied, then warm) and on random sets of every yaku id, many of them of yakuman and related yaku."""
+    from engine.rules.riichi import scoring
+
+    _, _, found_sets = _plain_path()
+    ids = scoring._IDS
+    rng = random.Random(12)
+    related = [int(y) for y in (Yaku.RIICHI, Yaku.DOUBLE_RIICHI, Yaku.IIPEIKOU, Yaku.RYANPEIKOU, Yaku.CHANTA,
+                                Yaku.JUNCHAN, Yaku.HONROUTOU, Yaku.HONITSU, Yaku.CHINITSU, Yaku.TOITOI,
+                                Yaku.SANANKOU, Yaku.SUUANKOU, Yaku.DAISANGEN, Yaku.SHOUSANGEN, Yaku.PINFU)]
+    randoms = set()
+    for _ in range(20000):
+        pool = related if rng.random() < 0.5 else ids
+        randoms.add(sum(1 << y for y in rng.sample(pool, rng.randint(1, min(8, len(pool))))))
+    tied = 0
+    for clear in (True, False):
+        scoring._COUNTED.clear()
+        for found in sorted(found_sets | randoms):
+            if clear:
+                scoring._COUNTED.clear()
+            assert scoring.counted_yaku(found) == scoring.plain_counted_yaku(found), bin(found)
+            tied += any(scoring._TIED[y] & found for y in ids if found >> y & 1)
+    assert 0 < len(scoring._COUNTED) <= scoring.COUNTED_MAX
+    assert tied > 1000  # the mechanism was asked, not only skipped
+    assert sum(1 for found in found_sets if any(scoring._TIED[y] & found for y in ids if found >> y & 1)) > 50
 
 
 def test_the_exclusions_memo_answers_as_the_plain_mechanism() -> None:

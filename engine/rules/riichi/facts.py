@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.hand import Hand, WinContext
+from engine.hand import ClaimedFrom, Hand, WinContext, Wind
 from engine.rules.riichi.options import RiichiOptions
-from engine.shapes import Decomposition, ShapeKind
+from engine.shapes import Decomposition, SetKind, ShapeKind
 
 CHOW: Final = 1  # engine.shapes.SetKind values
 PUNG: Final = 2
@@ -77,6 +77,66 @@ ALL_OUTSIDE: Final = 1 << 26  # Facts.all_outside of a standard hand
 ALL_TERMINAL: Final = 1 << 27
 
 
+# The members themselves, so that compiled code tells them apart by identity: int() of an IntEnum would be a
+# call through Python.
+_CHOW_KIND: Final = SetKind.CHOW
+_PUNG_KIND: Final = SetKind.PUNG
+_KONG_KIND: Final = SetKind.KONG
+_PAIR_KIND: Final = SetKind.PAIR
+_STANDARD: Final = ShapeKind.STANDARD
+_SEVEN_PAIRS: Final = ShapeKind.SEVEN_PAIRS
+_THIRTEEN_ORPHANS: Final = ShapeKind.THIRTEEN_ORPHANS
+_EAST_WIND: Final = Wind.EAST
+_SOUTH_WIND: Final = Wind.SOUTH
+_WEST_WIND: Final = Wind.WEST
+_NORTH_WIND: Final = Wind.NORTH
+
+
+def set_kind(kind: SetKind) -> int:
+    """A set's kind as its int (CHOW, PUNG, KONG, PAIR above)."""
+    if kind is _CHOW_KIND:
+        return CHOW
+    if kind is _PUNG_KIND:
+        return PUNG
+    if kind is _KONG_KIND:
+        return KONG
+    if kind is _PAIR_KIND:
+        return PAIR
+    return int(kind)
+
+
+def wind_index(wind: Wind) -> int:
+    """A wind as its int (East 0 ... North 3)."""
+    if wind is _EAST_WIND:
+        return 0
+    if wind is _SOUTH_WIND:
+        return 1
+    if wind is _WEST_WIND:
+        return 2
+    if wind is _NORTH_WIND:
+        return 3
+    return int(wind)
+
+
+_NONE_SIDE: Final = ClaimedFrom.NONE
+_LEFT_SIDE: Final = ClaimedFrom.LEFT
+_ACROSS_SIDE: Final = ClaimedFrom.ACROSS
+_RIGHT_SIDE: Final = ClaimedFrom.RIGHT
+
+
+def claimed_index(source: ClaimedFrom) -> int:
+    """A ClaimedFrom as its int (NONE 0, LEFT 1, ACROSS 2, RIGHT 3)."""
+    if source is _NONE_SIDE:
+        return 0
+    if source is _LEFT_SIDE:
+        return 1
+    if source is _ACROSS_SIDE:
+        return 2
+    if source is _RIGHT_SIDE:
+        return 3
+    return int(source)
+
+
 def is_outside(t: int) -> bool:
     return t >= 27 or t % 9 == 0 or t % 9 == 8
 
@@ -84,21 +144,24 @@ def is_outside(t: int) -> bool:
 class TileFacts:
     """The tiles of the whole hand (concealed, melds, winning tile): the same for every decomposition."""
 
-    __slots__ = ("counts", "present", "suits", "honours", "closed", "n_melds", "have")
+    __slots__ = ("counts", "present", "suits", "honours", "closed", "n_melds", "have", "seat_tile", "round_tile")
 
     def __init__(self, hand: Hand, ctx: WinContext) -> None:
         counts = [0] * 34
         for t in hand.concealed:
-            counts[t] += 1
+            counts[t] = counts[t] + 1  # not +=: compiled, that is a generic in-place add
         win = hand.winning_tile
         if win is not None:
-            counts[win] += 1
+            counts[win] = counts[win] + 1
         closed = True
-        for m in hand.melds:
+        melds = hand.melds
+        for m in melds:
             for t in m.tiles:
-                counts[t] += 1
+                counts[t] = counts[t] + 1
             if not m.concealed:
                 closed = False
+        self.seat_tile: int = EAST + wind_index(ctx.seat_wind)
+        self.round_tile: int = EAST + wind_index(ctx.prevalent_wind)
         present = 0
         for t in range(34):
             if counts[t]:
@@ -109,7 +172,7 @@ class TileFacts:
             1 if (present >> 18) & SUIT_MASK else 0)
         self.honours: bool = bool(present & HONOURS)
         self.closed: bool = closed
-        self.n_melds: int = len(hand.melds)
+        self.n_melds: int = len(melds)
         have = 0
         if ctx.self_drawn:
             have |= SELF_DRAWN
@@ -163,9 +226,10 @@ class Facts:
         self.kind: ShapeKind = dec.kind
         self.closed: bool = tiles.closed
         self.win: int = win
-        self.self_drawn: bool = ctx.self_drawn
-        self.seat_tile: int = EAST + int(ctx.seat_wind)
-        self.round_tile: int = EAST + int(ctx.prevalent_wind)
+        self_drawn: bool = ctx.self_drawn
+        self.self_drawn: bool = self_drawn
+        self.seat_tile: int = tiles.seat_tile
+        self.round_tile: int = tiles.round_tile
         self.wait: str = ""
         self.chows: list[int] = []  # first tiles
         self.pungs: list[int] = []  # first tiles of pungs and kongs, in set order
@@ -177,19 +241,21 @@ class Facts:
         self.all_outside: bool = True  # every set and the pair hold a terminal or honour
         self.all_terminal: bool = True  # every set and the pair hold a terminal
         self.have: int = tiles.have  # with the sets' bits below
-        if dec.kind != ShapeKind.STANDARD:
+        if dec.kind is not _STANDARD:
             return
         at = -1
         sets = dec.sets
+        kinds = [set_kind(s.kind) for s in sets]
         for i in range(len(sets)):
             s = sets[i]
-            if s.win_offset is not None and s.meld_index is None:
+            offset = s.win_offset
+            if offset is not None and s.meld_index is None:
                 at = i
-                self.wait = _wait(int(s.kind), s.first, s.win_offset)
+                self.wait = _wait(kinds[i], s.first, offset)
                 break
         for i in range(len(sets)):
             s = sets[i]
-            kind = int(s.kind)
+            kind = kinds[i]
             first = s.first
             if kind == CHOW:
                 self.chows.append(first)
@@ -201,7 +267,7 @@ class Facts:
                 self.pair = first
                 self._outside_single(first)
             else:
-                concealed = s.concealed and not (i == at and not ctx.self_drawn)  # a ron makes it open
+                concealed = s.concealed and not (i == at and not self_drawn)  # a ron makes it open
                 self.pungs.append(first)
                 self.pung_concealed.append(concealed)
                 self.pung_kong.append(kind == KONG)
@@ -254,15 +320,15 @@ class Facts:
 
     @property
     def standard(self) -> bool:
-        return self.kind == ShapeKind.STANDARD
+        return self.kind is _STANDARD
 
     @property
     def seven_pairs(self) -> bool:
-        return self.kind == ShapeKind.SEVEN_PAIRS
+        return self.kind is _SEVEN_PAIRS
 
     @property
     def thirteen_orphans(self) -> bool:
-        return self.kind == ShapeKind.THIRTEEN_ORPHANS
+        return self.kind is _THIRTEEN_ORPHANS
 
     def is_value_tile(self, t: int) -> bool:
         return t >= _RED or t == self.seat_tile or t == self.round_tile

@@ -9,15 +9,17 @@ hand that would have 20 is 30, seven pairs is 25.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.rules.riichi.facts import KANCHAN, PENCHAN, TANKI, Facts, is_outside
 from engine.tiles import format_tile
 
-SEVEN_PAIRS_FU = 25
-_SEVEN_PAIRS_PARTS = (("seven pairs", SEVEN_PAIRS_FU),)
+SEVEN_PAIRS_FU: Final = 25
+_SEVEN_PAIRS_PARTS: Final = (("seven pairs", SEVEN_PAIRS_FU),)
 # The labels of the parts, built once: [concealed][kong][tile] and [tile].
-_SET_LABEL = tuple(tuple(tuple((("concealed " if c else "open ") + ("kong " if k else "pung ") + format_tile(t))
+_SET_LABEL: Final = tuple(tuple(tuple((("concealed " if c else "open ") + ("kong " if k else "pung ") + format_tile(t))
                                for t in range(34)) for k in (False, True)) for c in (False, True))
-_PAIR_LABEL = tuple("pair of " + format_tile(t) for t in range(34))
+_PAIR_LABEL: Final = tuple("pair of " + format_tile(t) for t in range(34))
 
 
 def fu(f: Facts, pinfu: bool) -> tuple[int, tuple[tuple[str, int], ...]]:

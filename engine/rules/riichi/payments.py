@@ -18,8 +18,9 @@ from __future__ import annotations
 from typing import Final
 
 from engine.hand import ClaimedFrom, Wind
+from engine.rules.riichi.facts import claimed_index, wind_index
 
-YAKUMAN_BASE = 8000
+YAKUMAN_BASE: Final = 8000
 
 
 def base_points(han: int, fu: int, yakuman: int, counted_yakuman: bool, kiriage: bool) -> int:
@@ -45,7 +46,7 @@ def _up(x: int) -> int:
 
 def seat_of(winner: Wind, source: ClaimedFrom) -> int:
     """The seat wind of the player at `source` relative to the winner: left is the one before in turn."""
-    return (int(winner) + _SEATS_ON[source]) % 4
+    return (wind_index(winner) + _SEATS_ON[claimed_index(source)]) % 4
 
 
 # seats from the winner to the player at each ClaimedFrom (NONE, LEFT, ACROSS, RIGHT): right is the next
@@ -58,7 +59,7 @@ def pay(base: int, winner: Wind, discarder: int | None, honba: int, sticks: int,
 
     `discarder`: seat wind of the player who dealt in (None: self-drawn). `liable`/`liable_base`: a pao seat
     and the base points of the yakuman it answers for."""
-    me = int(winner)
+    me = wind_index(winner)
     dealer = me == 0
     change = [0, 0, 0, 0]
     value = 0

@@ -25,57 +25,68 @@ from engine.rules.riichi.yaku import TABLE, Yaku
 from engine.shapes import Decomposition, ShapeKind, decompositions
 from engine.tiles import DRAGONS, GREEN, RED, WHITE, WINDS
 
-SHAPES = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS})
-PRINCIPLES = Principles(TABLE.rows)
-_ORDER = sorted(predicates.RULES, key=lambda y: PRINCIPLES.rank[y])
+SHAPES: Final = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS})
+PRINCIPLES: Final = Principles(TABLE.rows)
+_ORDER: Final = sorted(predicates.RULES, key=lambda y: PRINCIPLES.rank[y])
+
+
+class Rules:
+    """The predicates one shape asks, in rank order, as parallel lists (compiled, read by index, not unpacked):
+    the yaku, what each needs (predicates.NEEDS), its predicate."""
+
+    def __init__(self, keep: Callable[[int], bool]) -> None:
+        ids = [y for y in _ORDER if keep(y)]
+        self.yaku: list[int] = ids
+        self.needs: list[int] = [predicates.NEEDS[y] for y in ids]
+        self.rules: list[Callable[[Facts], bool]] = [predicates.RULES[y] for y in ids]
+
+
 # Which predicates can hold for a shape: a yaku scored on sets needs four sets and a pair (the table's
 # `scope` says where each is scored), kokushi has only its own and the situation's.
-# Each entry: (yaku, what it needs (predicates.NEEDS), its predicate).
-_Rules = list[tuple[int, int, Callable[[Facts], bool]]]
-
-
-def _rules(keep: Callable[[int], bool]) -> _Rules:
-    return [(y, predicates.NEEDS[y], predicates.RULES[y]) for y in _ORDER if keep(y)]
-
-
-_RULES_FOR: dict[ShapeKind, _Rules] = {
-    ShapeKind.STANDARD: _rules(lambda y: True),
-    ShapeKind.SEVEN_PAIRS: _rules(lambda y: TABLE.by_id[y].scope is not Scope.SETS),
-    ShapeKind.THIRTEEN_ORPHANS: _rules(lambda y: TABLE.by_id[y].scope is Scope.SITUATION
-                                       or y in (int(Yaku.KOKUSHI_MUSOU), int(Yaku.KOKUSHI_MUSOU_13))),
+_RULES_FOR: Final[dict[ShapeKind, Rules]] = {
+    ShapeKind.STANDARD: Rules(lambda y: True),
+    ShapeKind.SEVEN_PAIRS: Rules(lambda y: TABLE.by_id[y].scope is not Scope.SETS),
+    ShapeKind.THIRTEEN_ORPHANS: Rules(lambda y: TABLE.by_id[y].scope is Scope.SITUATION
+                                      or y in (int(Yaku.KOKUSHI_MUSOU), int(Yaku.KOKUSHI_MUSOU_13))),
 }
-_DEFS: dict[int, FanDef] = TABLE.def_by_id
+_DEFS: Final[dict[int, FanDef]] = TABLE.def_by_id
 # An open hand's yaku worth one han less (kuisagari) are reported with the han they count for.
 _OPEN_DEFS: dict[int, FanDef] = {
     int(r.id): FanDef(int(r.id), r.name, r.native, r.open_value, TABLE.def_by_id[int(r.id)].excludes, r.description)
     if r.open_value else TABLE.def_by_id[int(r.id)] for r in TABLE.rows}
 # A double yakuman counted once (option double_yakuman off) is reported at 13.
-_SINGLE_DEFS: dict[int, FanDef] = {
+_SINGLE_DEFS: Final[dict[int, FanDef]] = {
     int(r.id): FanDef(int(r.id), r.name, r.native, 13, TABLE.def_by_id[int(r.id)].excludes, r.description)
     for r in TABLE.rows if r.limit}
-NO_YAKU = "no yaku: a complete hand needs at least one yaku to win (dora are not yaku)"
+NO_YAKU: Final = "no yaku: a complete hand needs at least one yaku to win (dora are not yaku)"
 
 # Dora: the tile after the indicator, within its suit (9 -> 1), the winds (N -> E) and the dragons
 # (white -> green -> red -> white).
 _NEXT_OF = {**{t: t // 9 * 9 + (t % 9 + 1) % 9 for t in range(27)},
             **{w: WINDS[(i + 1) % 4] for i, w in enumerate(WINDS)},
             WHITE: GREEN, GREEN: RED, RED: WHITE}
-_NEXT: list[int] = [_NEXT_OF[t] for t in range(34)]  # by tile index
-_LIABLE = {int(Yaku.DAISANGEN): DRAGONS, int(Yaku.DAISUUSHII): WINDS}
-_CLOSED_VALUE: dict[int, int] = {int(r.id): r.value for r in TABLE.rows}
-_OPEN_VALUE: dict[int, int] = {int(r.id): r.value_for(False) for r in TABLE.rows}
-_LIMIT: frozenset[int] = frozenset([int(r.id) for r in TABLE.rows if r.limit])
+_NEXT: Final[list[int]] = [_NEXT_OF[t] for t in range(34)]  # by tile index
+_LIABLE: Final = {int(Yaku.DAISANGEN): DRAGONS, int(Yaku.DAISUUSHII): WINDS}
+_N_IDS: Final = max(int(r.id) for r in TABLE.rows) + 1
+# By yaku id (lists: an index, not a hashed key; an id the table lacks reads 0 / False / None).
+_CLOSED_VALUE: Final[list[int]] = [0] * _N_IDS
+_OPEN_VALUE: Final[list[int]] = [0] * _N_IDS
+_LIMIT: Final[list[bool]] = [False] * _N_IDS
+for _r in TABLE.rows:
+    _CLOSED_VALUE[int(_r.id)] = _r.value
+    _OPEN_VALUE[int(_r.id)] = _r.value_for(False)
+    _LIMIT[int(_r.id)] = _r.limit
 _PINFU: Final = int(Yaku.PINFU)
 _DORA: Final = int(Yaku.DORA)
 _URA_DORA: Final = int(Yaku.URA_DORA)
 _AKA_DORA: Final = int(Yaku.AKA_DORA)
 
 
-_NO_SETS: list[tuple[int, ...]] = [()]
-# FanHits are immutable and recur: one per yaku (closed and open values), dora by count.
-_HIT: dict[int, FanHit] = {y: FanHit(d) for y, d in _DEFS.items()}
-_OPEN_HIT: dict[int, FanHit] = {y: FanHit(d) for y, d in _OPEN_DEFS.items()}
-_DORA_HITS: dict[tuple[int, int], FanHit] = {}
+_NO_SETS: Final[list[tuple[int, ...]]] = [()]
+# FanHits are immutable and recur: one per yaku (closed and open values) by id, dora by count.
+_HIT: Final[list[FanHit | None]] = [FanHit(_DEFS[y]) if y in _DEFS else None for y in range(_N_IDS)]
+_OPEN_HIT: Final[list[FanHit | None]] = [FanHit(_OPEN_DEFS[y]) if y in _OPEN_DEFS else None for y in range(_N_IDS)]
+_DORA_HITS: Final[dict[tuple[int, int], FanHit]] = {}
 
 
 def _dora_hit(kind: int, n: int) -> FanHit:
@@ -105,51 +116,110 @@ def _liable_seat(hand: Hand, ctx: WinContext, tiles: tuple[int, ...]) -> int | N
 
 
 # The exclusions applied to a set of yaku found depend on that set alone (Riichi scores no yaku on sets and
-# uses no forest), so their result is kept per set, as a bit mask: a few hundred sets recur across hands.
-# Bounded; tests/test_riichi.py checks answers with the memo emptied before each hand against it warm.
-_COUNTED: dict[int, tuple[int, ...]] = {}
+# uses no forest). A yaku that no other yaku found excludes, and that excludes none of them, is counted and
+# changes nothing for the others (engine.rules.principles: only a counted yaku excludes, and only what its
+# row names); so `Principles.apply` is asked about the rest only (usually nothing, or two or three yaku),
+# and its answer is kept per such set, as a bit mask: bounded. tests/test_riichi.py checks `counted_yaku`
+# against `plain_counted_yaku` (the mechanism on the whole set) on every set of yaku the generated and
+# majiang-core hands find and on random sets.
+_COUNTED: Final[dict[int, int]] = {}
 COUNTED_MAX: Final = 16384
-_IDS: list[int] = sorted(predicates.RULES)
+_IDS: Final[list[int]] = sorted(predicates.RULES)
+# Per yaku id: the yaku it excludes or is excluded by, outright or on sets (bit per id).
+_TIED: Final[list[int]] = [0] * _N_IDS
+for _y in _IDS:
+    _bits = PRINCIPLES.exclude_bits.get(_y, 0)
+    for _x in PRINCIPLES.on_sets.get(_y, ()):
+        _bits |= 1 << _x
+    _bits &= ~(1 << _y)
+    _TIED[_y] |= _bits
+    for _x in _IDS:
+        if _bits >> _x & 1:
+            _TIED[_x] |= 1 << _y
+
+
+def plain_counted_yaku(found: int) -> tuple[int, ...]:
+    """The yaku that count, in id order, of those found (bit per id): engine.rules.principles applied to all."""
+    raw: dict[int, list[tuple[int, ...]]] = {}
+    for y in _IDS:
+        if found >> y & 1:
+            raw[y] = _NO_SETS
+    return tuple(PRINCIPLES.apply(raw))
+
+
+# The bits set in each byte value, ascending: bit i of byte n of a mask stands for yaku 8 * n + i.
+_BYTE_BITS: Final[list[list[int]]] = [[i for i in range(8) if v >> i & 1] for v in range(256)]
+
+
+def _ids_of(mask: int) -> list[int]:
+    """The yaku ids of a mask (bit per id), ascending."""
+    out: list[int] = []
+    base = 0
+    while mask:
+        byte = mask & 0xFF
+        if byte:
+            for i in _BYTE_BITS[byte]:
+                out.append(base + i)
+        mask >>= 8
+        base += 8
+    return out
 
 
 def counted_yaku(found: int) -> tuple[int, ...]:
-    """The yaku that count, in id order, of those found (bit per id): engine.rules.principles applied."""
-    counted = _COUNTED.get(found)
-    if counted is None:
-        raw: dict[int, list[tuple[int, ...]]] = {}
-        for y in _IDS:
-            if found >> y & 1:
-                raw[y] = _NO_SETS
-        counted = tuple(PRINCIPLES.apply(raw))
+    """`plain_counted_yaku`, asking the mechanism only about the yaku tied to another one found."""
+    ids = _ids_of(found)
+    tied = 0
+    for y in ids:
+        if _TIED[y] & found:
+            tied |= 1 << y
+    if not tied:
+        return tuple(ids)
+    kept = _COUNTED.get(tied)
+    if kept is None:
+        kept = 0
+        for y in plain_counted_yaku(tied):
+            kept |= 1 << y
         if len(_COUNTED) < COUNTED_MAX:
-            _COUNTED[found] = counted
-    return counted
+            _COUNTED[tied] = kept
+    return tuple(_ids_of(found & ~tied | kept))
 
 
 def score_decomposition(f: Facts) -> Scoring:
     opts = f.options
     found = 0  # bit per yaku id
     have = f.have
-    for y, needs, rule in _RULES_FOR[f.kind]:
-        if not needs & ~have and rule(f):  # a predicate is asked only when the hand has what it needs
-            found |= 1 << y
+    rules = _RULES_FOR[f.kind]
+    ids = rules.yaku
+    needs = rules.needs
+    predicate = rules.rules
+    for i in range(len(ids)):
+        if not needs[i] & ~have and predicate[i](f):  # a predicate is asked only when the hand has what it needs
+            found |= 1 << ids[i]
     counted = counted_yaku(found)
     closed = f.closed
     hits: list[FanHit] = []
     yakuman = 0
     han = 0
     values = _CLOSED_VALUE if closed else _OPEN_VALUE
+    pinfu = False
     for y in counted:
+        if y == _PINFU:
+            pinfu = True
         value = values[y]
         if not value:
             continue
-        if y in _LIMIT:
+        hit = _HIT[y]
+        assert hit is not None
+        if _LIMIT[y]:
             multiple = value // 13 if opts.double_yakuman else 1
             yakuman = yakuman + multiple if opts.yakuman_stacking else max(yakuman, multiple)
-            hits.append(_HIT[y] if 13 * multiple == value else FanHit(_SINGLE_DEFS[y]))
+            hits.append(hit if 13 * multiple == value else FanHit(_SINGLE_DEFS[y]))
             value = 13 * multiple
         else:
-            hits.append(_HIT[y] if closed else _OPEN_HIT[y])
+            if not closed:
+                hit = _OPEN_HIT[y]
+                assert hit is not None
+            hits.append(hit)
         han += value
     if not hits:
         return Scoring((), 0, False, f.dec, reason=NO_YAKU)
@@ -164,13 +234,19 @@ def score_decomposition(f: Facts) -> Scoring:
     else:
         counts = f.tiles.counts
         ctx = f.ctx
-        for kind, n in ((_DORA, _count_dora(counts, ctx.dora_indicators)),
-                        (_URA_DORA, _count_dora(counts, ctx.ura_dora_indicators)),
-                        (_AKA_DORA, len(f.hand.red_fives) if opts.red_fives else 0)):
-            if n:
-                hits.append(_dora_hit(kind, n))
-                han += n
-        fu, fu_parts = fu_of(f, _PINFU in counted)
+        n = _count_dora(counts, ctx.dora_indicators)
+        if n:
+            hits.append(_dora_hit(_DORA, n))
+            han += n
+        n = _count_dora(counts, ctx.ura_dora_indicators)
+        if n:
+            hits.append(_dora_hit(_URA_DORA, n))
+            han += n
+        n = len(f.hand.red_fives) if opts.red_fives else 0
+        if n:
+            hits.append(_dora_hit(_AKA_DORA, n))
+            han += n
+        fu, fu_parts = fu_of(f, pinfu)
     base = base_points(han, fu, yakuman, opts.counted_yakuman, opts.kiriage_mangan)
     ctx = f.ctx
     liable = None
@@ -182,9 +258,10 @@ def score_decomposition(f: Facts) -> Scoring:
                 if seat is not None:
                     liable = seat
                     liable_base = 8000 * min(_CLOSED_VALUE[y] // 13 if opts.double_yakuman else 1, 2)
-    discarder = None if ctx.self_drawn else seat_of(ctx.seat_wind, ctx.discarded_by)
-    points, change = pay(base, ctx.seat_wind, discarder, ctx.honba, ctx.riichi_sticks, liable, liable_base)
-    payments = tuple((seat, change[seat]) for seat in range(4))
+    winner = ctx.seat_wind
+    discarder = None if f.self_drawn else seat_of(winner, ctx.discarded_by)
+    points, change = pay(base, winner, discarder, ctx.honba, ctx.riichi_sticks, liable, liable_base)
+    payments = ((0, change[0]), (1, change[1]), (2, change[2]), (3, change[3]))
     return Scoring(tuple(hits), han, True, f.dec, han, fu, yakuman, points, payments, fu_parts)
 
 
@@ -203,5 +280,7 @@ def evaluate(hand: Hand, ctx: WinContext, options: RiichiOptions) -> Evaluation:
     wins = [s for s in scored if s.meets_minimum]
     if not wins:
         return Evaluation(False, scored[0], tuple(scored[1:]))
+    if len(wins) == 1:  # the usual case: nothing to rank
+        return Evaluation(True, wins[0], ())
     order = sorted(range(len(wins)), key=lambda i: (_rank(wins[i]), i))
     return Evaluation(True, wins[order[0]], tuple(wins[i] for i in order[1:]))
