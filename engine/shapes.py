@@ -47,6 +47,27 @@ class SetKind(IntEnum):
     PAIR = 4
 
 
+# The members themselves, so that compiled code tells a set's kind by identity: `int()` of an IntEnum
+# member, or `==` on it, is a call through Python.
+_CHOW_KIND: Final = SetKind.CHOW
+_PUNG_KIND: Final = SetKind.PUNG
+_KONG_KIND: Final = SetKind.KONG
+_PAIR_KIND: Final = SetKind.PAIR
+
+
+def kind_number(kind: SetKind) -> int:
+    """A set's kind as its plain int (the SetKind value), without a call through Python once compiled."""
+    if kind is _CHOW_KIND:
+        return 1
+    if kind is _PUNG_KIND:
+        return 2
+    if kind is _KONG_KIND:
+        return 3
+    if kind is _PAIR_KIND:
+        return 4
+    return int(kind)
+
+
 class ShapeKind(StrEnum):
     STANDARD = "standard"
     SEVEN_PAIRS = "seven_pairs"

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Final, NamedTuple
 
 from engine.hand import Hand, MeldKind, WinContext
-from engine.shapes import COMPLETE_SUITS, Decomposition, SetKind, ShapeKind, suit_splits
+from engine.shapes import COMPLETE_SUITS, Decomposition, SetKind, ShapeKind, kind_number, suit_splits
 from engine.tables import TABLES
 from engine.tables.format import STATUS_OPEN
 from engine.tiles import NUM_KINDS
@@ -439,27 +439,6 @@ _CHOW: Final = int(SetKind.CHOW)
 _PUNG: Final = int(SetKind.PUNG)
 _PAIR: Final = int(SetKind.PAIR)
 _KONG: Final = int(SetKind.KONG)
-# The members themselves: a set's kind is told by identity first (a pointer compare once compiled,
-# where `==` on an IntEnum member is a generic comparison).
-_CHOW_KIND: Final = SetKind.CHOW
-_PUNG_KIND: Final = SetKind.PUNG
-_PAIR_KIND: Final = SetKind.PAIR
-_KONG_KIND: Final = SetKind.KONG
-
-
-def kind_number(kind: SetKind) -> int:
-    """A set kind as a plain int (`int(kind)`, without the call)."""
-    if kind is _CHOW_KIND:
-        return _CHOW
-    if kind is _PUNG_KIND:
-        return _PUNG
-    if kind is _PAIR_KIND:
-        return _PAIR
-    if kind is _KONG_KIND:
-        return _KONG
-    return int(kind)
-
-
 
 
 class SetFacts:

@@ -12,7 +12,7 @@ from typing import Final
 
 from engine.hand import ClaimedFrom, Hand, WinContext, Wind
 from engine.rules.riichi.options import RiichiOptions
-from engine.shapes import Decomposition, SetKind, ShapeKind
+from engine.shapes import Decomposition, ShapeKind, kind_number
 
 CHOW: Final = 1  # engine.shapes.SetKind values
 PUNG: Final = 2
@@ -79,10 +79,6 @@ ALL_TERMINAL: Final = 1 << 27
 
 # The members themselves, so that compiled code tells them apart by identity: int() of an IntEnum would be a
 # call through Python.
-_CHOW_KIND: Final = SetKind.CHOW
-_PUNG_KIND: Final = SetKind.PUNG
-_KONG_KIND: Final = SetKind.KONG
-_PAIR_KIND: Final = SetKind.PAIR
 _STANDARD: Final = ShapeKind.STANDARD
 _SEVEN_PAIRS: Final = ShapeKind.SEVEN_PAIRS
 _THIRTEEN_ORPHANS: Final = ShapeKind.THIRTEEN_ORPHANS
@@ -90,19 +86,6 @@ _EAST_WIND: Final = Wind.EAST
 _SOUTH_WIND: Final = Wind.SOUTH
 _WEST_WIND: Final = Wind.WEST
 _NORTH_WIND: Final = Wind.NORTH
-
-
-def set_kind(kind: SetKind) -> int:
-    """A set's kind as its int (CHOW, PUNG, KONG, PAIR above)."""
-    if kind is _CHOW_KIND:
-        return CHOW
-    if kind is _PUNG_KIND:
-        return PUNG
-    if kind is _KONG_KIND:
-        return KONG
-    if kind is _PAIR_KIND:
-        return PAIR
-    return int(kind)
 
 
 def wind_index(wind: Wind) -> int:
@@ -245,7 +228,7 @@ class Facts:
             return
         at = -1
         sets = dec.sets
-        kinds = [set_kind(s.kind) for s in sets]
+        kinds = [kind_number(s.kind) for s in sets]
         for i in range(len(sets)):
             s = sets[i]
             offset = s.win_offset
