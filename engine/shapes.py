@@ -55,16 +55,23 @@ _KONG_KIND: Final = SetKind.KONG
 _PAIR_KIND: Final = SetKind.PAIR
 
 
+# The SetKind values as plain ints, what `kind_number` answers (compiled code compares these natively).
+CHOW_NUMBER: Final = 1
+PUNG_NUMBER: Final = 2
+KONG_NUMBER: Final = 3
+PAIR_NUMBER: Final = 4
+
+
 def kind_number(kind: SetKind) -> int:
     """A set's kind as its plain int (the SetKind value), without a call through Python once compiled."""
     if kind is _CHOW_KIND:
-        return 1
+        return CHOW_NUMBER
     if kind is _PUNG_KIND:
-        return 2
+        return PUNG_NUMBER
     if kind is _KONG_KIND:
-        return 3
+        return KONG_NUMBER
     if kind is _PAIR_KIND:
-        return 4
+        return PAIR_NUMBER
     return int(kind)
 
 

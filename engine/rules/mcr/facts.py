@@ -18,7 +18,10 @@ from functools import lru_cache
 from typing import Final, NamedTuple
 
 from engine.hand import Hand, MeldKind, WinContext
+from engine.shapes import CHOW_NUMBER as _CHOW
 from engine.shapes import COMPLETE_SUITS, Decomposition, SetKind, ShapeKind, kind_number, suit_splits
+from engine.shapes import KONG_NUMBER as _KONG
+from engine.shapes import PAIR_NUMBER as _PAIR
 from engine.tables import TABLES
 from engine.tables.format import STATUS_OPEN
 from engine.tiles import NUM_KINDS
@@ -435,10 +438,6 @@ for _k in SetKind:
     for _f in range(NUM_KINDS):
         _o, _v, _e, _feats = _set_traits(_k, _f)
         _TRAITS[_k].append((_o | _v << 8 | _e << 16, _feats))
-_CHOW: Final = int(SetKind.CHOW)
-_PUNG: Final = int(SetKind.PUNG)
-_PAIR: Final = int(SetKind.PAIR)
-_KONG: Final = int(SetKind.KONG)
 
 
 class SetFacts:

@@ -12,12 +12,10 @@ from typing import Final
 
 from engine.hand import ClaimedFrom, Hand, WinContext, Wind
 from engine.rules.riichi.options import RiichiOptions
+from engine.shapes import CHOW_NUMBER as CHOW
+from engine.shapes import KONG_NUMBER as KONG
+from engine.shapes import PAIR_NUMBER as PAIR
 from engine.shapes import Decomposition, ShapeKind, kind_number
-
-CHOW: Final = 1  # engine.shapes.SetKind values
-PUNG: Final = 2
-KONG: Final = 3
-PAIR: Final = 4
 
 # The wait a decomposition gives the winning tile.
 RYANMEN: Final = "two-sided wait"
