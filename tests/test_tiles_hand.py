@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from engine import hand as hand_module
 from engine import rules
 from engine.errors import (
     ERROR_CODES,
@@ -280,6 +281,26 @@ def test_bad_context(ctx: WinContext, field: str) -> None:
     with pytest.raises(BadContextError) as err:
         validate_context(ctx, PLAIN)
     assert err.value.code == "BAD_CONTEXT" and err.value.field == field
+
+
+@pytest.mark.parametrize("flag", hand_module._FLAGS)
+@pytest.mark.parametrize("value", [1, 0, 1.0, "yes", None, [True]])
+def test_every_flag_is_checked_for_a_bool(flag: str, value: object) -> None:
+    """The spelled-out fast check (`_flags_are_bools`) against the plain loop over `_FLAGS`: a non-bool
+    in any one flag is reported naming it, and every flag of a WinContext that is a bool is in `_FLAGS`."""
+    ctx = WinContext(**{flag: value})  # type: ignore[arg-type]
+    assert not hand_module._flags_are_bools(ctx)
+    with pytest.raises(BadContextError) as err:
+        validate_context(ctx, PLAIN)
+    assert err.value.field == flag
+    assert hand_module._flags_are_bools(WinContext(**{flag: True}))
+
+
+def test_the_fast_flag_check_reads_only_the_shared_flags() -> None:
+    # a rule set's own flag (Riichi's, Guangdong's) is that rule set's to check, not the shared check's
+    for name in ("riichi", "ippatsu", "follow_dealer", "after_kong_discard"):
+        assert name not in hand_module._FLAGS
+        assert hand_module._flags_are_bools(WinContext(**{name: 1}))  # type: ignore[arg-type]
 
 
 def test_consistent_context_passes() -> None:

@@ -291,7 +291,11 @@ class RuleSet:
     def evaluate(self, hand: Hand, context: WinContext, options: Options | Mapping[str, Any] | None = None
                  ) -> Evaluation:
         """Score a validated 14-tile hand (engine.api.evaluate also runs the shared context checks)."""
-        opts = self.options(options)
-        self.check_tiles(hand)
-        self.check_context(hand, context, opts)
+        # What `options`, `check_tiles` and the default `check_context` would answer for the usual call
+        # (default options, a rule set playing every tile, no checks of its own), without the calls.
+        opts = self.default_options if options is None else self.options(options)
+        if self.tiles is not ALL_TILES:
+            self.check_tiles(hand)
+        if self.check_context is not _no_check:
+            self.check_context(hand, context, opts)
         return self.score(hand, context, opts)

@@ -11,17 +11,10 @@ on a whole hand: `MEMOS` lists them (with the shared shape tables) so a benchmar
 from __future__ import annotations
 
 from engine import shapes
-from engine.hand import Hand, WinContext
-from engine.results import Evaluation
 from engine.rules.mcr import facts, predicates, scoring
 from engine.rules.mcr.catalogue import TABLE
 from engine.rules.model import ALL_TILES, NoOptions, RuleSet
 from engine.shapes import ShapeKind
-
-
-def _score(hand: Hand, context: WinContext, options: NoOptions) -> Evaluation:
-    return scoring.evaluate(hand, context)
-
 
 RULE_SET = RuleSet(
     name="mcr",
@@ -34,7 +27,7 @@ RULE_SET = RuleSet(
     context_fields=("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
                     "seat_wind", "prevalent_wind", "flowers"),
     minimum=8,
-    score=_score,
+    score=scoring.evaluate,
     allow_quad_pairs=True,
 )
 

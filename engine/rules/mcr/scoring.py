@@ -37,13 +37,17 @@ from engine.results import Evaluation, FanHit, Scoring
 from engine.rules.mcr import predicates as P
 from engine.rules.mcr.catalogue import BY_ID, TABLE, MCRFan
 from engine.rules.mcr.facts import STANDARD, HandFacts, SetFacts
-from engine.rules.model import Scope
+from engine.rules.model import NoOptions, Scope
 from engine.rules.principles import Principles
 from engine.shapes import Decomposition, ShapeKind, decompositions
 
 # The exclusions of the table, applied by the mechanism every rule set shares.
 PRINCIPLES: Final = Principles(TABLE.rows)
-_POINTS: Final = {fid: f.points for fid, f in BY_ID.items()}
+# The catalogue read by fan id where every decomposition is scored: lists indexed by id (a list read
+# costs less than a dict look-up once compiled); None / 0 at ids the table does not use.
+_ID_RANGE: Final = range(max(BY_ID) + 1)
+_DEF_OF: Final = [BY_ID.get(fid) for fid in _ID_RANGE]
+_POINTS_OF: Final = [BY_ID[fid].points if fid in BY_ID else 0 for fid in _ID_RANGE]
 # Fans about the situation rather than the tiles: they point at the winning tile.
 _SITUATIONAL: Final = frozenset([int(row.id) for row in TABLE.rows if row.scope is Scope.SITUATION])
 # Sort key of a tile in the oracle's order (characters, bamboo, dots, honours).
@@ -188,8 +192,10 @@ def _raw_hits(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], sf: SetFacts
     return raw
 
 
-# Situational fans scored once point at the winning tile: every such FanHit, built once.
-_SITUATION_HITS: Final = {fid: tuple(FanHit(BY_ID[fid], 1, (), (t,)) for t in range(34)) for fid in _SITUATIONAL}
+# Situational fans scored once point at the winning tile: every such FanHit, built once, by fan id and
+# winning tile (None: not a situational fan).
+_SITUATION_HITS: Final = [tuple(FanHit(BY_ID[fid], 1, (), (t,)) for t in range(34)) if fid in _SITUATIONAL else None
+                          for fid in _ID_RANGE]
 
 
 def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d: Decomposition) -> Scoring:
@@ -201,24 +207,27 @@ def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d:
     knitted = d.knitted
     has_sets = bool(d.sets)
     situational = _SITUATION_HITS
-    defs = BY_ID  # a FanHit is built per fan found: a compiled constructor costs less than interning
-    points = _POINTS
+    defs = _DEF_OF  # a FanHit is built per fan found: a compiled constructor costs less than interning
+    points = _POINTS_OF
     out: list[FanHit] = []
     base = 0
     for fid, hits in fans.items():
         n = len(hits)
-        if fid in situational:
-            out.append(situational[fid][win] if n == 1 else FanHit(defs[fid], n, (), (win,)))
+        fan = defs[fid]
+        assert fan is not None
+        situation_hits = situational[fid]
+        if situation_hits is not None:
+            out.append(situation_hits[win] if n == 1 else FanHit(fan, n, (), (win,)))
         elif not has_sets:
-            out.append(FanHit(defs[fid], n, (), knitted))
+            out.append(FanHit(fan, n, (), knitted))
         elif n == 1:  # a hit lists its sets in set order already
-            out.append(FanHit(defs[fid], 1, hits[0], knitted))
+            out.append(FanHit(fan, 1, hits[0], knitted))
         else:
-            out.append(FanHit(defs[fid], n, tuple(sorted({k for hit in hits for k in hit})), knitted))
+            out.append(FanHit(fan, n, tuple(sorted({k for hit in hits for k in hit})), knitted))
         base += points[fid] * n
     flowers = h.ctx.flowers
     if flowers:
-        out.append(FanHit(defs[_FLOWER_TILES], flowers, (), ()))
+        out.append(FanHit(BY_ID[_FLOWER_TILES], flowers, (), ()))
     return Scoring(tuple(out), base + flowers, base >= 8, d)
 
 
@@ -286,7 +295,9 @@ def rank(scored: list[Scoring]) -> list[Scoring]:
 _CHOW_COMBINATIONS: Final = _chow_combinations()
 
 
-def evaluate(hand: Hand, ctx: WinContext) -> Evaluation:
+def evaluate(hand: Hand, ctx: WinContext, options: NoOptions | None = None) -> Evaluation:
+    """Every decomposition of a validated winning hand scored, the best first (MCR has no options:
+    `options` is there so that this is the rule set's `score` itself)."""
     decs = decompositions(hand, allow_quad_pairs=True)
     if not decs:
         return Evaluation(False)
