@@ -632,8 +632,22 @@ def _standard_set_lists(counts: list[int]) -> list[list[tuple[SetKind, int]]]:
 _MELD_SET_KIND: Final = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
 
 
+# Every declared meld's set, built once: `_MELD_SETS[meld kind][concealed][meld index][first tile]` for
+# the four melds a hand may have (list reads where `_tileset` would hash its four arguments per meld).
+_MELD_SETS: Final[list[list[list[list[TileSet]]]]] = [[] for _ in range(max(MeldKind) + 1)]
+for _meld_kind, _set_kind in _MELD_SET_KIND.items():
+    _MELD_SETS[_meld_kind] = [[[TileSet(_set_kind, f, concealed, i) for f in range(NUM_KINDS)] for i in range(4)]
+                              for concealed in (False, True)]
+
+
 def _meld_sets(hand: Hand) -> list[TileSet]:
-    return [_tileset(_MELD_SET_KIND[m.kind], m.tiles[0], m.concealed, i) for i, m in enumerate(hand.melds)]
+    out: list[TileSet] = []
+    for i, m in enumerate(hand.melds):
+        if i < 4:
+            out.append(_MELD_SETS[int(m.kind)][m.concealed][i][m.tiles[0]])
+        else:  # not a valid hand (make_hand allows four melds), but answered as before
+            out.append(_tileset(_MELD_SET_KIND[m.kind], m.tiles[0], m.concealed, i))
+    return out
 
 
 def _holds(k: SetKind, f: int, win: int) -> int | None:

@@ -240,3 +240,20 @@ def test_every_decomposition_uses_the_hand_exactly() -> None:
 
 def test_orphans_constant() -> None:
     assert len(TERMINALS_AND_HONORS) == 13
+
+
+def test_declared_meld_sets_table_agrees_with_the_plain_construction() -> None:
+    """`shapes._MELD_SETS` (built once, read by list index) against the set built from the meld directly."""
+    from engine import shapes
+    from engine.hand import MeldKind
+
+    for kind in MeldKind:
+        for concealed in (False, True):
+            for index in range(4):
+                for first in range(NUM_KINDS):
+                    plain = shapes.TileSet(shapes._MELD_SET_KIND[kind], first, concealed, index)
+                    assert shapes._MELD_SETS[kind][concealed][index][first] == plain
+    hand = make_hand(parse_tiles("123m5p"), [pung(27), kong(31, concealed=True), pung(9)], parse_tiles("5p")[0])
+    assert shapes._meld_sets(hand) == [shapes.TileSet(shapes.SetKind.PUNG, 27, False, 0),
+                                       shapes.TileSet(shapes.SetKind.KONG, 31, True, 1),
+                                       shapes.TileSet(shapes.SetKind.PUNG, 9, False, 2)]

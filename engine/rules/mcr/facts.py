@@ -139,11 +139,14 @@ def situation_of(key: int) -> Situation:
                      key >> _SITUATION_FLAGS)
 
 
+_MELD_KONG: Final = MeldKind.KONG  # a module constant: read without a look-up on the enum class
+
+
 class HandFacts:
     """What does not depend on how the hand is split."""
 
     __slots__ = ("hand", "ctx", "win", "counts", "standing", "present", "tile_key", "situation_key", "n_melds",
-                 "n_kongs", "fours", "self_drawn", "features", "_unique_wait")
+                 "n_kongs", "fours", "self_drawn", "flowers", "features", "_unique_wait")
 
     def __init__(self, hand: Hand, ctx: WinContext) -> None:
         win = hand.winning_tile
@@ -162,7 +165,7 @@ class HandFacts:
             for t in tiles:
                 counts[t] = counts[t] + 1
                 present |= 1 << t
-            if m.kind == MeldKind.KONG:
+            if m.kind == _MELD_KONG:
                 n_kongs += 1
                 if not m.concealed:
                     melded += 1
@@ -186,6 +189,7 @@ class HandFacts:
         self.n_kongs = n_kongs
         self_drawn = ctx.self_drawn
         self.self_drawn = self_drawn
+        self.flowers = ctx.flowers
         # decomposition features (see SetFacts) that hold for every decomposition of this hand
         self.features = (0 if melds else NO_MELDS) | (
             ONE_SUIT if key & (_ABSENT_BITS | _HONORS_BIT) == 2 else 0)

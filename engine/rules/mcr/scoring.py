@@ -176,7 +176,7 @@ def _account_once(found: list[tuple[int, tuple[int, ...]]], cap: int,
 
 def _raw_hits(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], sf: SetFacts) -> dict[int, Hits]:
     whole = sf.all_sets
-    raw: dict[int, Hits] = {fid: [whole] * n for fid, n in hand_hits}
+    raw: dict[int, Hits] = {fid: [whole] if n == 1 else [whole] * n for fid, n in hand_hits}
     for fid, rule in P.set_rules_for.get(sf.features):
         hits = rule(h, sf)
         if hits:
@@ -225,7 +225,7 @@ def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d:
         else:
             out.append(FanHit(fan, n, tuple(sorted({k for hit in hits for k in hit})), knitted))
         base += points[fid] * n
-    flowers = h.ctx.flowers
+    flowers = h.flowers
     if flowers:
         out.append(FanHit(BY_ID[_FLOWER_TILES], flowers, (), ()))
     return Scoring(tuple(out), base + flowers, base >= 8, d)
