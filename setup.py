@@ -39,6 +39,7 @@ HERE = Path(__file__).resolve().parent
 # hk: fans.py, and options.py whose options dataclass extends the interpreted model).
 COMPILED = [
     "engine/shapes.py",
+    "engine/memo.py",
     "engine/results.py",
     "engine/analysis.py",
     "engine/wildcards.py",

@@ -23,6 +23,7 @@ from itertools import combinations_with_replacement, permutations
 from typing import Final
 
 from engine.hand import Hand, MeldKind
+from engine.memo import IntMemo
 from engine.tables import TABLES
 from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tiles, to_counts
 
@@ -492,14 +493,16 @@ def suit_code(counts: list[int], block: int) -> int | None:
     return code << 2 | block
 
 
-@lru_cache(maxsize=1 << 14)
-def _suit_options(code: int) -> tuple[_SuitOption, ...]:
-    """`_suit_options_of` the block a `suit_code` stands for (a bounded memo on the code: its options are
-    objects, not table entries)."""
+def _suit_options_of_code(code: int) -> tuple[_SuitOption, ...]:
+    """`_suit_options_of` the block a `suit_code` stands for."""
     block = code & 3
     ranks = 9 if block < 3 else 7
     counts = [(code >> (2 + _RANK_BITS * (ranks - 1 - r))) & _MAX_CODED for r in range(ranks)]
     return _suit_options_of(block, counts)
+
+
+# `_suit_options_of_code`, memoized on the code (bounded: its options are objects, not table entries).
+_suit_options: Final = IntMemo(_suit_options_of_code, maxsize=1 << 14)
 
 
 def _suit_options_of(block: int, counts: list[int]) -> tuple[_SuitOption, ...]:
@@ -521,9 +524,13 @@ def _suit_options_of(block: int, counts: list[int]) -> tuple[_SuitOption, ...]:
 
 def _block_options(counts: list[int], block: int) -> tuple[_SuitOption, ...]:
     """The options of one block of the whole hand's counts: memoized by `suit_code`."""
-    code = suit_code(counts, block)
+    return _block_options_coded(counts, block, suit_code(counts, block))
+
+
+def _block_options_coded(counts: list[int], block: int, code: int | None) -> tuple[_SuitOption, ...]:
+    """`_block_options` where the block's `suit_code` is known already."""
     if code is not None:
-        return _suit_options(code)
+        return _suit_options.get(code)
     base = 9 * block
     return _suit_options_of(block, counts[base:base + 9] if block < 3 else counts[27:34])
 
@@ -571,13 +578,10 @@ def _standard_splits(counts: list[int], win: int | None) -> tuple[list[_Split], 
     pairs = 0
     start = 0
     for b in range(4):
-        base = 9 * b
-        n = 0
-        for t in range(base, base + 9 if b < 3 else 34):
-            n += counts[t]
-        if not n:
-            continue  # an absent suit splits one way, into nothing
-        options = _block_options(counts, b)
+        code = suit_code(counts, b)
+        if code is not None and code == b:  # every count 0: an absent suit splits one way, into nothing
+            continue
+        options = _block_options_coded(counts, b, code)
         if not options:
             return [], 0
         # A suit holds a pair exactly when its count is 3N+2: all its options have one, or none has.
@@ -644,7 +648,7 @@ def _meld_sets(hand: Hand) -> list[TileSet]:
     out: list[TileSet] = []
     for i, m in enumerate(hand.melds):
         if i < 4:
-            out.append(_MELD_SETS[int(m.kind)][m.concealed][i][m.tiles[0]])
+            out.append(_MELD_SETS[m.kind][m.concealed][i][m.tiles[0]])
         else:  # not a valid hand (make_hand allows four melds), but answered as before
             out.append(_tileset(_MELD_SET_KIND[m.kind], m.tiles[0], m.concealed, i))
     return out

@@ -32,7 +32,8 @@ RULE_SET = RuleSet(
 )
 
 
-# Every memo table scoring reads (functools caches: thread-safe, bounded by their key spaces or maxsize).
+# Every memo table scoring reads (functools caches and engine.memo.IntMemo: thread-safe, bounded by their key
+# spaces or maxsize).
 MEMOS = (
     shapes.suit_splits, shapes._dfs_splits, shapes._suit_options, shapes._tileset,
     facts._suit_status, facts._suit_waits, facts._open_suit_waits,

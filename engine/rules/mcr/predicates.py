@@ -18,8 +18,9 @@ Exclusions (不计) are never written here; they are catalogue data.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, Generic, NamedTuple, TypeVar
+from typing import Final
 
+from engine.memo import IntMemo
 from engine.rules.mcr import facts as F
 from engine.rules.mcr.catalogue import MCRFan as Fan
 from engine.rules.mcr.facts import (
@@ -38,7 +39,6 @@ from engine.rules.mcr.facts import (
 )
 from engine.shapes import ShapeKind
 
-V = TypeVar("V")
 TileRule = Callable[[TileFacts], bool]
 SituationRule = Callable[[Situation], bool]
 HandRule = Callable[[HandFacts], int]  # a count; True/False count 1/0
@@ -86,33 +86,6 @@ def combo_fan(fan_id: int, family: str, arity: int) -> Callable[[ComboRule], Com
         COMBOS[family][arity].append((int(fan_id), fn))
         return fn
     return register
-
-
-class MemoInfo(NamedTuple):
-    currsize: int
-
-
-class IntMemo(Generic[V]):
-    """A memo on a small int key (a packed fact, a feature mask): `get(key)` answers from a dict and fills
-    it with `compute(key)` on a miss. Read from compiled code it costs a dict look-up where a functools
-    cache costs a Python-level call; `cache_clear` and `cache_info().currsize` as the functools memos of
-    engine.rules.mcr.MEMOS have them. Thread-safe under the GIL (a race computes a value twice, keeps one)."""
-
-    def __init__(self, compute: Callable[[int], V]) -> None:
-        self.compute = compute
-        self._table: dict[int, V] = {}
-
-    def get(self, key: int) -> V:
-        found = self._table.get(key)
-        if found is None:
-            found = self._table.setdefault(key, self.compute(key))
-        return found
-
-    def cache_clear(self) -> None:
-        self._table.clear()
-
-    def cache_info(self) -> MemoInfo:
-        return MemoInfo(len(self._table))
 
 
 def _tile_fans(key: int) -> tuple[tuple[int, int], ...]:
