@@ -79,6 +79,7 @@ bench: setup
 
 # The warm load test, then the operator's view: fresh servers loaded at once, one with a worker killed.
 loadtest: setup
+	$(BIN)/python -m bench.grpc_floor
 	$(BIN)/python -m bench.loadtest
 	$(BIN)/python -m bench.coldstart
 

@@ -5,7 +5,9 @@ directory), times it from the command to grpc.health.v1 SERVING and to every wor
 worker's RSS and PSS from /proc/PID/smaps_rollup (and what of the suit tables file is resident and
 shared, from /proc/PID/smaps), then immediately runs `mjsvc loadgen`'s 200 tables at 3,000 calls/s
 offered for 30 s (its defaults otherwise: Play streams over 8 connections), reports p50/p99 over the
-whole run and per 5-second window, and reads the workers' memory again. Then one more run in which one
+whole run and per 5-second window, the calls/s achieved and the CPU per call of the server and of the load
+generator (so the report says when the offered rate needs more cores than the machine has), and reads the
+workers' memory again. Then one more run in which one
 worker is SIGKILLed at second 10: the supervisor replaces it, and the per-second p99 after the kill
 shows whether the replacement spikes the tail beyond its first second.
 
@@ -222,7 +224,7 @@ def one_run(args: argparse.Namespace, kill_at: float | None, log_dir: Path) -> d
         "stream_breaks": report["stream_breaks"],
         "latency_ms": report["latency_ms"], "windows": windows(stats), "per_second": per_second(stats),
         "memory_after_start": mem_start, "memory_after_run": mem_end,
-        "server_cores": round(sum(c["server_cores"] for c in cpu) / max(1, len(cpu)), 2),
+        "cpu": cpu_budget(cpu, report["rps"], args.rate),
         "other_cores": round(sum(c["other_cores"] for c in cpu) / max(1, len(cpu)), 2),
         "tables_log": [line for line in log_lines if "suit tables" in line][:3],
         "warm": warm,
@@ -240,9 +242,26 @@ def warm_run(args: argparse.Namespace, supervisor: int, target: str) -> dict[str
     cpu = sampler.stop()
     return {"calls": report["calls"], "rps": report["rps"], "errors": report["errors"],
             "latency_ms": report["latency_ms"], "windows": windows(stats),
-            "memory_after_run": memory(supervisor),
-            "server_cores": round(sum(c["server_cores"] for c in cpu) / max(1, len(cpu)), 2),
+            "memory_after_run": memory(supervisor), "cpu": cpu_budget(cpu, report["rps"], args.rate),
             "other_cores": round(sum(c["other_cores"] for c in cpu) / max(1, len(cpu)), 2)}
+
+
+def cpu_budget(cpu: list[dict[str, float]], rps: float, offered: float) -> dict[str, float]:
+    """CPU per call of the server (supervisor and workers) and of the load generator (this process), from the
+    once-a-second samples, and the cores the offered rate would take at that cost. When that is more than the
+    machine has, the run measures a saturated machine, not the service's tail: the report says so."""
+    n = max(1, len(cpu))
+    server = sum(c["server_cores"] for c in cpu) / n
+    client = sum(c["client_cores"] for c in cpu) / n
+    per_call = {"server_us_per_call": round(server / rps * 1e6, 1) if rps else 0.0,
+                "client_us_per_call": round(client / rps * 1e6, 1) if rps else 0.0}
+    return {**per_call, "server_cores": round(server, 2), "client_cores": round(client, 2),
+            "cores_needed_at_offered_rate": round(
+                (per_call["server_us_per_call"] + per_call["client_us_per_call"]) * offered / 1e6, 2)}
+
+
+def _cpu(budget: dict[str, float]) -> str:
+    return f"{budget['server_us_per_call']:.0f} + {budget['client_us_per_call']:.0f}"
 
 
 def _mem(rows: list[dict[str, Any]], key: str) -> str:
@@ -253,24 +272,33 @@ def markdown(runs: list[dict[str, Any]], meta: dict[str, Any]) -> str:
     lines = [f"# Cold start: {meta['tables']} tables, {meta['rate']:g} calls/s offered, {meta['duration']:g} s, "
              f"{meta['workers']} workers, from SERVING", "",
              f"{meta['when']}, {meta['machine']}. {meta['note']}", "",
-             "| run | to SERVING s | all ready s | calls | errors | p50 ms | p99 ms | worst 5-s p99 ms | "
-             "other cores | PSS MB start | PSS MB end | RSS MB end | tables PSS MB end |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| run | to SERVING s | all ready s | calls | calls/s | errors | p50 ms | p99 ms | worst 5-s p99 ms | "
+             "CPU µs/call server + client | other cores | PSS MB start | PSS MB end | RSS MB end | tables PSS MB end |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for i, r in enumerate(runs, 1):
         name = f"{i}" + (f" (SIGKILL at {r['kill_at_s']:g} s)" if r["kill_at_s"] is not None else "")
         worst = max((w["p99_ms"] for w in r["windows"]), default=0.0)
         lines.append(f"| {name} | {r['serving_s']:.2f} | {r['all_workers_ready_s']:.2f} | {r['calls']} | "
-                     f"{sum(r['errors'].values())} | {r['latency_ms']['p50']:.2f} | {r['latency_ms']['p99']:.2f} | "
-                     f"{worst:.2f} | {r['other_cores']:.2f} | {_mem(r['memory_after_start'], 'pss_mb')} | "
+                     f"{r['rps']:.0f} | {sum(r['errors'].values())} | {r['latency_ms']['p50']:.2f} | "
+                     f"{r['latency_ms']['p99']:.2f} | {worst:.2f} | {_cpu(r['cpu'])} | {r['other_cores']:.2f} | "
+                     f"{_mem(r['memory_after_start'], 'pss_mb')} | "
                      f"{_mem(r['memory_after_run'], 'pss_mb')} | {_mem(r['memory_after_run'], 'rss_mb')} | "
                      f"{_mem(r['memory_after_run'], 'tables_pss_mb')} |")
         w = r.get("warm")
         if w:
             worst = max((x["p99_ms"] for x in w["windows"]), default=0.0)
             lines.append(f"| {i} warm: same server, next {meta['duration']:g} s | | | {w['calls']} | "
-                         f"{sum(w['errors'].values())} | {w['latency_ms']['p50']:.2f} | {w['latency_ms']['p99']:.2f} | "
-                         f"{worst:.2f} | {w['other_cores']:.2f} | | {_mem(w['memory_after_run'], 'pss_mb')} | "
+                         f"{w['rps']:.0f} | {sum(w['errors'].values())} | {w['latency_ms']['p50']:.2f} | "
+                         f"{w['latency_ms']['p99']:.2f} | {worst:.2f} | {_cpu(w['cpu'])} | {w['other_cores']:.2f} | | "
+                         f"{_mem(w['memory_after_run'], 'pss_mb')} | "
                          f"{_mem(w['memory_after_run'], 'rss_mb')} | {_mem(w['memory_after_run'], 'tables_pss_mb')} |")
+    cores = os.cpu_count() or 1
+    needed = max((x["cpu"]["cores_needed_at_offered_rate"] for r in runs for x in (r, r.get("warm")) if x),
+                 default=0.0)
+    if needed > cores:
+        lines += ["", f"At the CPU per call measured here, {meta['rate']:g} calls/s offered needs about {needed:.1f} "
+                      f"cores for server and load generator together; this machine has {cores}. These runs measure "
+                      "a saturated machine (see calls/s), not the service's tail at that rate."]
     lines += ["", "p99 per 5-second window (ms):", ""]
     for i, r in enumerate(runs, 1):
         lines.append(f"- run {i}: " + ", ".join(f"{w['from_s']}-{w['to_s']} s {w['p99_ms']:.2f}" for w in r["windows"]))
