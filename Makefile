@@ -11,7 +11,7 @@ GEN := mjsvc/gen/mahjong/v1/mahjong_pb2.py
 NATIVE := $(VENV)/.native
 ENGINE_SRC := $(shell find engine -name '*.py')
 # The engine's own tests, run a second time on its Python source (same answers in both forms).
-PURE_TESTS := tests/test_build.py tests/test_tiles_hand.py tests/test_shapes.py tests/test_shapes_plain.py tests/test_mcr_fans.py \
+PURE_TESTS := tests/test_build.py tests/test_tiles_hand.py tests/test_shapes.py tests/test_shapes_plain.py tests/test_memo.py tests/test_mcr_fans.py \
 	tests/test_mcr_memo.py tests/test_mcr_oracle.py tests/test_mcr2p.py tests/test_analysis.py tests/test_sichuan.py tests/test_model.py \
 	tests/test_riichi.py tests/test_riichi_majiang.py tests/test_hk_rules.py tests/test_guangdong.py
 
