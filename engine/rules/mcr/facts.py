@@ -235,11 +235,24 @@ def hand_facts(hand: Hand, ctx: WinContext) -> HandFacts:
 # ---------------------------------------------------------------- the single-wait question
 
 def _seven_pairs_wait(counts: list[int]) -> int | None:
-    """The tile a 13-tile hand of six pairs and a single waits on for seven pairs, if it is such a hand."""
-    if counts.count(0) < 27 or counts.count(2) + counts.count(3) + 2 * counts.count(4) != 6:  # 7 kinds at most
+    """The tile a 13-tile hand of six pairs and a single waits on for seven pairs, if it is such a hand:
+    at most seven kinds, six pairs (a kind of four is two), and the first kind held once or three times.
+    One pass over the counts (tests/test_mcr_memo.py checks it against the definition written plainly)."""
+    kinds = pairs = 0
+    lone = -1
+    for t in range(len(counts)):
+        c = counts[t]
+        if c:
+            kinds += 1
+            if c == 4:
+                pairs += 2
+            elif c == 2 or c == 3:
+                pairs += 1
+            if lone < 0 and (c == 1 or c == 3):
+                lone = t
+    if kinds > 7 or pairs != 6 or lone < 0:
         return None
-    lone = [counts.index(c) for c in (1, 3) if c in counts]
-    return min(lone) if lone else None
+    return lone
 
 
 # complete suit key (at most four of a kind) -> 0: sets only, 1: sets and one pair
