@@ -29,7 +29,6 @@ import os
 import platform
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -43,18 +42,12 @@ import grpc
 
 from bench.loadtest import CpuSampler
 from mjsvc import loadgen
-from mjsvc.launcher import worker_pids
+from mjsvc.launcher import free_port, worker_pids
 
 RESULTS = Path(__file__).resolve().parent / "results"
 WINDOW_S = 5
 WARM_SEED = 7  # the warm run's games differ from the fresh run's (loadgen's default seed)
 TABLES_FILE = "suits.bin"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def workers_ready(metrics_url: str) -> float:

@@ -26,7 +26,8 @@ from typing import Any
 
 import grpc
 
-from bench.coldstart import free_port
+from bench.loadtest import process_tree_cpu_seconds
+from mjsvc.launcher import free_port
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SERVICE, METHOD = "floor.Echo", "Play"
@@ -85,22 +86,17 @@ def _run(coro: Coroutine[Any, Any, Any]) -> Any:
         return runner.run(coro)
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
-
-
 def measure(rate: float, duration: float, tables: int) -> dict[str, Any]:
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "bench.grpc_floor", "--serve", str(port)],
                               stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
     try:
         assert server.stdout is not None and server.stdout.readline().strip() == "serving"
-        s0, c0 = cpu_seconds(server.pid), time.process_time()
+        s0, c0 = process_tree_cpu_seconds(server.pid), time.process_time()
         t0 = time.perf_counter()
         latencies = _run(drive(f"127.0.0.1:{port}", rate, duration, tables))
         wall = time.perf_counter() - t0
-        server_cpu, client_cpu = cpu_seconds(server.pid) - s0, time.process_time() - c0
+        server_cpu, client_cpu = process_tree_cpu_seconds(server.pid) - s0, time.process_time() - c0
     finally:
         server.terminate()
         server.wait(timeout=10)

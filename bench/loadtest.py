@@ -28,7 +28,7 @@ from mjsvc.launcher import ServerProcess, descendants, local_server, scrape_valu
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def _proc_cpu_seconds(pid: int) -> float:
+def process_tree_cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process and the processes below it that are still running."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
@@ -63,9 +63,10 @@ class CpuSampler(threading.Thread):
 
     def run(self) -> None:
         t0 = time.perf_counter()
-        prev = (time.perf_counter(), _machine_busy_seconds(), _proc_cpu_seconds(self.server_pid), time.process_time())
+        prev = (time.perf_counter(), _machine_busy_seconds(), process_tree_cpu_seconds(self.server_pid),
+                time.process_time())
         while not self._stop_event.wait(1.0):
-            now = (time.perf_counter(), _machine_busy_seconds(), _proc_cpu_seconds(self.server_pid),
+            now = (time.perf_counter(), _machine_busy_seconds(), process_tree_cpu_seconds(self.server_pid),
                    time.process_time())
             dt = now[0] - prev[0]
             busy, server, client = ((now[i] - prev[i]) / dt for i in (1, 2, 3))
@@ -123,7 +124,8 @@ def run_phase(server: ServerProcess, name: str, cfg: loadgen.Config) -> dict[str
     print(f"== {name}: {cfg.tables} tables, {cfg.mode}, "
           f"{'closed loop' if not cfg.rate else f'{cfg.rate:g} calls/s offered'}, {cfg.duration:g} s", file=sys.stderr)
     hits0, misses0 = _cache_counts(server)
-    server_cpu0, client_cpu0, t0 = _proc_cpu_seconds(server.process.pid), time.process_time(), time.perf_counter()
+    server_cpu0 = process_tree_cpu_seconds(server.process.pid)
+    client_cpu0, t0 = time.process_time(), time.perf_counter()
     busy0 = _machine_busy_seconds()
     sampler = CpuSampler(server.process.pid)
     sampler.start()
@@ -141,7 +143,7 @@ def run_phase(server: ServerProcess, name: str, cfg: loadgen.Config) -> dict[str
     report["cpu"] = {
         "wall_s": round(wall, 2),
         "client_cores": round((time.process_time() - client_cpu0) / wall, 2),
-        "server_cores": round((_proc_cpu_seconds(server.process.pid) - server_cpu0) / wall, 2),
+        "server_cores": round((process_tree_cpu_seconds(server.process.pid) - server_cpu0) / wall, 2),
         "machine_busy_cores": round((_machine_busy_seconds() - busy0) / wall, 2),
         "machine_cores": os.cpu_count(),
     }
