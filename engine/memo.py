@@ -46,3 +46,44 @@ class IntMemo(Generic[V]):
 
     def cache_info(self) -> MemoInfo:
         return MemoInfo(len(self._table))
+
+
+class KeyTable(Generic[V]):
+    """A total table on the int keys `range(size)`: `answer(key)` is `answers[number]`, where `number` is
+    the key's answer number, a 16-bit little-endian word at `2 * key` in `keys` (a bytes object: a compiled
+    bytes read costs a fraction of a memoryview's). `answers` holds each distinct answer once. Where they
+    come from: engine.rules.mcr.tables (the tables file) and engine.rules.mcr.predicates (the situation
+    table)."""
+
+    def __init__(self, keys: bytes, answers: list[V]) -> None:
+        self.keys = keys
+        self.answers = answers
+        self.size = len(keys) // 2
+
+    def answer(self, key: int) -> V:
+        keys = self.keys
+        at = 2 * key
+        return self.answers[keys[at] | keys[at + 1] << 8]
+
+
+class TabledMemo(Generic[V]):
+    """`IntMemo`'s interface (`get`, `cache_clear`, `cache_info`) over a `KeyTable` where there is one: keys
+    inside the table are read from it (nothing is remembered, nothing is missed); others, and every key
+    when `table` is None (no tables file, or a stale one), go to the memo (`compute` on a miss)."""
+
+    def __init__(self, compute: Callable[[int], V], table: KeyTable[V] | None, maxsize: int = 0) -> None:
+        self.table = table
+        self.size = table.size if table is not None else 0
+        self.memo: IntMemo[V] = IntMemo(compute, maxsize)
+
+    def get(self, key: int) -> V:
+        table = self.table
+        if table is not None and 0 <= key < self.size:
+            return table.answer(key)
+        return self.memo.get(key)
+
+    def cache_clear(self) -> None:
+        self.memo.cache_clear()
+
+    def cache_info(self) -> MemoInfo:
+        return self.memo.cache_info()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from enum import IntEnum, StrEnum
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import combinations_with_replacement, permutations
 from typing import Final
 
@@ -418,14 +418,6 @@ def is_complete_counts(counts: list[int], n_melds: int = 0, allow_quad_pairs: bo
 # Decompositions
 
 
-# Interned sets: a decomposition is built from a few hundred distinct immutable TileSets, so
-# looking one up costs less than constructing a frozen dataclass (bounded: 4 kinds x 34 tiles x flags).
-@cache
-def _tileset(kind: SetKind, first: int, concealed: bool = True, meld_index: int | None = None,
-             win_offset: int | None = None) -> TileSet:
-    return TileSet(kind, first, concealed, meld_index, win_offset)
-
-
 def set_id(kind: int, first: int) -> int:
     """A concealed set's index in the interned tables below: (kind - 1) * NUM_KINDS + first tile."""
     return (kind - 1) * NUM_KINDS + first
@@ -438,6 +430,11 @@ _WITH_WIN_BY_ID: Final[tuple[TileSet, ...]] = tuple(
     TileSet(k, f, win_offset=off) for k in SetKind for f in range(NUM_KINDS) for off in range(3))
 _PAIR: Final = int(SetKind.PAIR)
 _CHOW: Final = int(SetKind.CHOW)
+
+
+def _concealed_set(kind: SetKind, first: int) -> TileSet:
+    """The interned concealed set of this kind and first tile (no winning tile in it)."""
+    return _CONCEALED_BY_ID[set_id(kind_number(kind), first)]
 # A set code (kind * 9 + rank, engine.tables.format) read as its sort key within a suit, rank * 8 + kind:
 # sorting the keys sorts the sets by tile, then kind.
 _ORDER_STEP: Final = 8
@@ -509,10 +506,10 @@ def _suit_options_of(block: int, counts: list[int]) -> tuple[_SuitOption, ...]:
     """`suit_splits` of one block's counts in joinable form, in the same order (tabled keys are read from
     the set codes directly)."""
     base = 9 * block
-    if block == 3:
+    if block == 3:  # pungs and at most one pair: split directly (no memo: nothing to search)
         key = (*counts, 0, 0)
         return tuple([_option(base, [int(k) * 9 + r for k, r in split])
-                      for split in suit_splits(key, True)])  # type: ignore[arg-type]
+                      for split in _suit_splits_dfs(key, True)])  # type: ignore[arg-type]
     key = tuple(counts)
     if TABLES is not None:
         split_codes = TABLES.suits.split_codes(key)
@@ -637,7 +634,7 @@ _MELD_SET_KIND: Final = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUN
 
 
 # Every declared meld's set, built once: `_MELD_SETS[meld kind][concealed][meld index][first tile]` for
-# the four melds a hand may have (list reads where `_tileset` would hash its four arguments per meld).
+# the four melds a hand may have (list reads, where a memo would hash its four arguments per meld).
 _MELD_SETS: Final[list[list[list[list[TileSet]]]]] = [[] for _ in range(max(MeldKind) + 1)]
 for _meld_kind, _set_kind in _MELD_SET_KIND.items():
     _MELD_SETS[_meld_kind] = [[[TileSet(_set_kind, f, concealed, i) for f in range(NUM_KINDS)] for i in range(4)]
@@ -650,7 +647,7 @@ def _meld_sets(hand: Hand) -> list[TileSet]:
         if i < 4:
             out.append(_MELD_SETS[m.kind][m.concealed][i][m.tiles[0]])
         else:  # not a valid hand (make_hand allows four melds), but answered as before
-            out.append(_tileset(_MELD_SET_KIND[m.kind], m.tiles[0], m.concealed, i))
+            out.append(TileSet(_MELD_SET_KIND[m.kind], m.tiles[0], m.concealed, i))
     return out
 
 
@@ -664,7 +661,7 @@ def _holds(k: SetKind, f: int, win: int) -> int | None:
 def _place_win(sets: list[tuple[SetKind, int]], win: int | None) -> Iterator[tuple[TileSet, ...]]:
     """One variant per distinct concealed set that can hold the winning tile."""
     if win is None:
-        yield tuple(_tileset(k, f) for k, f in sets)
+        yield tuple([_concealed_set(k, f) for k, f in sets])
         return
     seen: set[tuple[SetKind, int]] = set()
     for idx, (k, f) in enumerate(sets):
@@ -673,8 +670,8 @@ def _place_win(sets: list[tuple[SetKind, int]], win: int | None) -> Iterator[tup
         off = _holds(k, f, win)
         if off is not None:
             seen.add((k, f))
-            yield tuple(_tileset(kk, ff, True, None, off if j == idx else None)
-                        for j, (kk, ff) in enumerate(sets))
+            marked = _WITH_WIN_BY_ID[3 * set_id(kind_number(k), f) + off]
+            yield tuple([marked if j == idx else _concealed_set(kk, ff) for j, (kk, ff) in enumerate(sets)])
 
 
 def _ordered(sets: tuple[TileSet, ...], melds: list[TileSet]) -> tuple[TileSet, ...]:
@@ -725,7 +722,7 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
                 if len(rest_sets) + len(melds) != 2:
                     continue
                 variants = list(_place_win(rest_sets, win)) if win is not None and rest[win] else [
-                    tuple(_tileset(k, f) for k, f in rest_sets)]
+                    tuple([_concealed_set(k, f) for k, f in rest_sets])]
                 for knitted_sets in variants:
                     out.append(Decomposition(ShapeKind.KNITTED_STRAIGHT, _ordered(knitted_sets, melds), pat, win))
     if not melds:

@@ -4,9 +4,12 @@
 
 PATH defaults to `suits.bin` beside this module (where the engine looks for it); `--if-stale` keeps a
 file whose recorded source digest matches the sources the tables are computed from (setup.py's build
-passes it). The output is deterministic: the same sources give the same bytes (keys in lexicographic
-order, class ids in the order the search first meets them, JSON header with sorted keys), and its
-SHA-256 is recorded in the header and checked by every process that maps it.
+passes it). Rewriting a file whose per-suit part is current (its `parts` digest, format.py) copies
+that part's sections from it and computes the MCR part only (engine.rules.mcr.tables: a few seconds
+instead of minutes); the result is the same bytes as a build from nothing. The output is
+deterministic: the same sources give the same bytes (keys in lexicographic order, class ids in the
+order the search first meets them, JSON header with sorted keys), and its SHA-256 is recorded in the
+header and checked by every process that maps it.
 
 The search must not read an existing tables file while it builds one: the build runs with
 `MJSVC_SUIT_TABLES=off` (`main` re-runs itself that way if needed).
@@ -23,24 +26,18 @@ import sys
 import time
 from array import array
 from itertools import product
-from pathlib import Path
 
 from engine.tables import format as F
+from engine.tables import part_digest
 from engine.tables.loader import ENV, read_header
-
-# The sources whose code decides the tables' content (the search, the wildcard need builders and the
-# encoding).
-_SOURCES = ("engine/tiles.py", "engine/shapes.py", "engine/analysis.py", "engine/wildcards.py",
-            "engine/tables/format.py", "engine/tables/builder.py")
 
 
 def source_digest() -> str:
-    import engine
-
-    root = Path(engine.__file__).resolve().parent.parent  # engine/__init__.py is never compiled
+    """The digest of every source the file's content comes from: the digests of its parts
+    (engine.tables.PART_SOURCES), in order."""
     h = hashlib.sha256()
-    for name in _SOURCES:
-        h.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
+    for part in (F.PART_SUITS, F.PART_MCR):
+        h.update(part.encode() + b"\0" + part_digest(part).encode() + b"\0")
     return h.hexdigest()
 
 
@@ -84,8 +81,39 @@ def _pack_summary(info: tuple[int, ...]) -> int:
             | r2 << (F.KNIT_REST_SHIFT + 16))
 
 
-def build() -> tuple[bytes, dict]:
-    """The file's bytes, and its header."""
+def build(previous: str | None = None) -> tuple[bytes, dict]:
+    """The file's bytes, and its header. `previous`: an existing file whose per-suit part is reused
+    if its recorded digest is current (else, or None: computed)."""
+    from engine.rules.mcr import tables as mcr_tables
+
+    reused = _current_suit_part(previous) if previous else None
+    sections, counts = reused if reused is not None else _suit_part()
+    sections.update(mcr_tables.build_sections())
+    return _assemble(sections, counts)
+
+
+def _current_suit_part(path: str) -> tuple[dict[str, tuple[str, bytes]], dict[str, int]] | None:
+    """The per-suit sections (name -> (type code, bytes), in the order a build writes them) and counts
+    of an existing file, if it is intact and its per-suit part was computed from the current sources."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        header, start = read_header(data)
+    except Exception:  # missing, unreadable, or not a tables file of this format
+        return None
+    if header.get("parts", {}).get(F.PART_SUITS) != part_digest(F.PART_SUITS):
+        return None
+    if hashlib.sha256(data[start:]).hexdigest() != header["sha256"]:
+        return None
+    layout = header["sections"]
+    names = sorted((n for n in layout if F.part_of(n) == F.PART_SUITS), key=lambda n: layout[n]["offset"])
+    sections = {n: (layout[n]["type"], data[start + layout[n]["offset"]:start + layout[n]["offset"]
+                                          + layout[n]["length"]]) for n in names}
+    return sections, dict(header["counts"])
+
+
+def _suit_part() -> tuple[dict[str, tuple[str, bytes]], dict[str, int]]:
+    """The per-suit sections (name -> (type code, bytes)) and counts, computed by the engine's search."""
     from engine import analysis as A
     from engine import shapes as S
     from engine import wildcards as W
@@ -150,8 +178,8 @@ def build() -> tuple[bytes, dict]:
     # The wildcard need tables: engine.wildcards' own builders (what a process without them builds).
     sections[F.WILD_SUIT_NEED] = ("B", W.build_suit_need_table())
     sections[F.WILD_HONOR_NEED] = ("B", W.build_honor_need_table())
-    return _assemble(sections, {"classes": n, "suit_keys": len(part_keys(F.SUIT_RANKS)),
-                                "honor_keys": len(part_keys(F.HONOR_RANKS))})
+    return sections, {"classes": n, "suit_keys": len(part_keys(F.SUIT_RANKS)),
+                      "honor_keys": len(part_keys(F.HONOR_RANKS))}
 
 
 def _assemble(sections: dict[str, tuple[str, bytes]], counts: dict[str, int]) -> tuple[bytes, dict]:
@@ -169,6 +197,7 @@ def _assemble(sections: dict[str, tuple[str, bytes]], counts: dict[str, int]) ->
     for at, (_, data) in zip(offsets, sections.values(), strict=True):
         payload[at:at + len(data)] = data
     header = {"format": F.FORMAT_VERSION, "sources": source_digest(), "counts": counts,
+              "parts": {part: part_digest(part) for part in (F.PART_SUITS, F.PART_MCR)},
               "sha256": hashlib.sha256(payload).hexdigest(), "sections": layout}
     text = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
     start = align(12 + len(text))
@@ -177,8 +206,9 @@ def _assemble(sections: dict[str, tuple[str, bytes]], counts: dict[str, int]) ->
 
 
 def write(path: str) -> dict:
-    """Build and write the file atomically (a reader never sees a half-written one); its header."""
-    data, header = build()
+    """Build and write the file atomically (a reader never sees a half-written one); its header. A
+    file already at `path` lends its per-suit part if that is current."""
+    data, header = build(path)
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "wb") as f:
         f.write(data)

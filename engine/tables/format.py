@@ -4,9 +4,11 @@ Layout: `MAGIC` (8 bytes), the header length (4 bytes, little-endian), the heade
 padding to a 64-byte boundary, then the sections, each starting on a 64-byte boundary. The header
 names every section (offset from the start of the sections, length in bytes, item type as a
 `memoryview.cast` code), the format version, the SHA-256 of everything after the header (checked when the
-file is mapped) and the digest of the sources the tables were computed from (the build skips a file
-that is already current). Integers are little-endian: the file is mapped and read in place, so a
-big-endian machine refuses it (`loader` checks the byte order).
+file is mapped), the digest of the sources the tables were computed from (the build skips a file
+that is already current) and, in `parts`, the digest of each part's own sources (`PART_SUITS`: every
+section but the MCR ones; `PART_MCR`: the sections named `mcr.*`, engine.rules.mcr.tables describes
+them). Integers are little-endian: the file is mapped and read in place, so a big-endian machine
+refuses it (`loader` checks the byte order).
 
 A part key is the nine counts (0-4) of one suit, or the seven counts of the honours. Only keys with at
 most `MAX_TILES` tiles are tabled (more never occur in a hand); each has a dense index: its position
@@ -37,6 +39,12 @@ MAGIC: Final = b"MJSVCTB\x01"
 FORMAT_VERSION: Final = 1
 ALIGN: Final = 64
 FILE_NAME: Final = "suits.bin"
+
+# The file's two parts (engine.tables.PART_SOURCES): a section belongs to the MCR part when its name
+# starts with `MCR_PREFIX`, else to the per-suit part.
+PART_SUITS: Final = "suits"
+PART_MCR: Final = "mcr"
+MCR_PREFIX: Final = "mcr."
 
 MAX_TILES: Final = 14  # most tiles one part of a hand can hold
 HI_RANKS: Final = 4  # counts in the high half of a key's index
@@ -92,6 +100,11 @@ PAD: Final = 0xFF
 MASK4: Final = 0xF
 MASK8: Final = 0xFF
 MASK9: Final = 0x1FF
+
+
+def part_of(section: str) -> str:
+    """Which part of the file a section belongs to."""
+    return PART_MCR if section.startswith(MCR_PREFIX) else PART_SUITS
 
 
 def low_span(ranks: int) -> int:

@@ -41,6 +41,9 @@ class SuitTable:
         self.low_ranks = low_ranks
         self.summary = summary
         self.waits = waits
+        # The low 32 bits of each waits word (status and the completing-rank masks: format `waits`), at
+        # 2 * index: a read that stays a small int in compiled code (the whole word may exceed 62 bits).
+        self.waits_low: memoryview = waits.cast("B").cast("I")
         self.additions = additions
         self.groups = groups
         self.split_sets = split_sets
@@ -63,6 +66,33 @@ class SuitTable:
         lo = 0
         for r in range(F.HI_RANKS, n):
             c = key[r]
+            if c < 0 or c > 4:
+                return -1
+            lo = lo * 5 + c
+        if tiles > F.MAX_TILES:
+            return -1
+        low = self.low_ranks[tiles * self.low_span + lo]
+        if low < 0:
+            return -1
+        return self.offsets[hi] + low
+
+    def index_at(self, counts: list[int], start: int) -> int:
+        """`index` of the key `counts[start:start + ranks]`, read in place (no tuple built): -1 if not
+        tabled (a count outside 0-4, more than MAX_TILES tiles, or fewer counts than ranks)."""
+        if start < 0 or start + self.ranks > len(counts):
+            return -1
+        hi = 0
+        tiles = 0
+        end = start + F.HI_RANKS
+        for r in range(start, end):
+            c = counts[r]
+            if c < 0 or c > 4:
+                return -1
+            hi = hi * 5 + c
+            tiles += c
+        lo = 0
+        for r in range(end, start + self.ranks):
+            c = counts[r]
             if c < 0 or c > 4:
                 return -1
             lo = lo * 5 + c
@@ -165,11 +195,14 @@ class SuitTable:
 class Tables:
     """Everything in one mapped file. `wild_suit_need` / `wild_honor_need`: engine.wildcards' need
     tables (one byte per key, base-5 index: see format), read in place; None in a file written before
-    they were part of it."""
+    they were part of it. `parts`: the source digest of each part of the file (format `PART_*`; empty
+    in a file written before parts had their own); `mcr_sections`: the MCR part's sections by name,
+    read in place (engine.rules.mcr.tables reads them)."""
 
     def __init__(self, path: str, size: int, sha256: str, sources: str, suits: SuitTable, honors: SuitTable,
                  vectors: list[tuple[int, ...]], combine: bytes, wild_suit_need: memoryview | None = None,
-                 wild_honor_need: memoryview | None = None) -> None:
+                 wild_honor_need: memoryview | None = None, parts: dict[str, str] | None = None,
+                 mcr_sections: dict[str, memoryview] | None = None) -> None:
         self.path = path
         self.size = size
         self.sha256 = sha256
@@ -180,6 +213,8 @@ class Tables:
         self.combine = combine
         self.wild_suit_need = wild_suit_need
         self.wild_honor_need = wild_honor_need
+        self.parts: dict[str, str] = parts or {}
+        self.mcr_sections: dict[str, memoryview] = mcr_sections or {}
 
 
 class TableError(Exception):
@@ -239,7 +274,9 @@ def open_tables(path: str) -> Tables:
         if len(sec) != 5 ** ranks:
             raise TableError(f"section {name} holds {len(sec)} bytes, expected {5 ** ranks}")
         wild.append(sec)
-    return Tables(path, len(mm), digest, header["sources"], parts[0], parts[1], vectors, combine, wild[0], wild[1])
+    mcr = {name: _section(view, header, start, name) for name in header["sections"] if name.startswith(F.MCR_PREFIX)}
+    return Tables(path, len(mm), digest, header["sources"], parts[0], parts[1], vectors, combine, wild[0], wild[1],
+                  dict(header.get("parts", {})), mcr)
 
 
 def configured_path(default: str) -> str | None:

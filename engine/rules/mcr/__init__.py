@@ -3,18 +3,24 @@
 catalogue.py holds the fans as data, predicates.py one rule per fan, facts.py what the rules read,
 scoring.py the mechanism (five principles, every decomposition, the best first).
 
-Speed comes from memo tables keyed on small values that recur across different hands (one suit's
-counts, which kinds are held, the situation, the tiles of a family of sets, a set of fan ids), never
-on a whole hand: `MEMOS` lists them (with the shared shape tables) so a benchmark can clear them.
+Speed comes from tables keyed on small values that recur across different hands (one suit's counts,
+which kinds are held, the situation, the tiles of a family of sets, a set of fan ids), never on a whole
+hand: most answer every key (built at install time into the tables file: engine.tables and
+`tables` here; or at import), the rest are memos that fill as hands come: `MEMOS` lists those (with the
+shared shape memos) so a benchmark can clear them.
 """
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from engine import shapes
 from engine.rules.mcr import facts, predicates, scoring
+from engine.rules.mcr import tables as mcr_tables
 from engine.rules.mcr.catalogue import TABLE
 from engine.rules.model import ALL_TILES, NoOptions, RuleSet
 from engine.shapes import ShapeKind
+from engine.tables import TABLES
 
 RULE_SET = RuleSet(
     name="mcr",
@@ -32,13 +38,24 @@ RULE_SET = RuleSet(
 )
 
 
-# Every memo table scoring reads (functools caches and engine.memo.IntMemo: thread-safe, bounded by their key
-# spaces or maxsize).
-MEMOS = (
-    shapes.suit_splits, shapes._dfs_splits, shapes._suit_options, shapes._tileset,
-    facts._suit_status, facts._suit_waits, facts._open_suit_waits,
-    predicates.tile_fans, predicates.situation_fans, predicates.set_rules_for,
-    scoring._combinations_by_position, scoring._matching,
+# Every memo table scoring reads in this process (functools caches and engine.memo.IntMemo: thread-safe,
+# bounded by their key spaces or maxsize). Where the tables file is mapped (engine.tables, and its MCR
+# part: engine.rules.mcr.tables) the look-ups it answers are total and remember nothing, so their memos
+# (which would only ever hold keys outside the tables) are not listed: what is left here is what a fresh
+# worker still fills, the suit options (objects, see engine.shapes) and the set-fan lists by feature mask
+# (predicates: a 32-bit key). Situation fans are a table built at import, in every process.
+class Memo(Protocol):
+    def cache_clear(self) -> None: ...
+    def cache_info(self) -> Any: ...
+
+
+_SUIT_TABLES = TABLES is not None
+_MCR_TABLES = mcr_tables.TILE_FAN_TABLE is not None
+MEMOS: tuple[Memo, ...] = (
+    (shapes._dfs_splits, shapes._suit_options)
+    + (() if _SUIT_TABLES else (shapes.suit_splits, facts._suit_status, facts._suit_waits, facts._open_suit_waits))
+    + (predicates.set_rules_for,)
+    + (() if _MCR_TABLES else (predicates.tile_fans, scoring._searched_combinations, scoring._matching))
 )
 
 

@@ -7,9 +7,10 @@ bitmask of cheap necessary conditions (is there a pung, a kong, a wind pung, ...
 same single pass over the sets: a set fan declares the features it needs and is only asked when
 they are present (see predicates.set_fan).
 
-The memo tables here (`tile_facts`, the per-suit wait tables) are keyed on small values that recur
-across different hands (a presence mask, one suit's nine counts); they hold no per-request state.
-The per-suit ones read the tables mapped by `engine.tables` (search only outside them) and stay bounded.
+The memo tables here (the per-suit wait tables) are keyed on small values that recur across different
+hands (one suit's nine counts); they hold no per-request state. The single-wait question reads the
+tables mapped by `engine.tables` in place (`_waits_word`), every tabled key without a memo; the memos
+answer only keys outside the tables (a fifth copy) or a process without the file, and stay bounded.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from engine.shapes import COMPLETE_SUITS, Decomposition, SetKind, ShapeKind, kin
 from engine.shapes import KONG_NUMBER as _KONG
 from engine.shapes import PAIR_NUMBER as _PAIR
 from engine.tables import TABLES
-from engine.tables.format import STATUS_OPEN
+from engine.tables.format import MASK9, STATUS_OPEN, TO_PAIR_SHIFT, TO_SETS_SHIFT
 from engine.tiles import NUM_KINDS
 
 # Tiles whose faces look the same upside down (推不倒): dots 1234589, bamboo 245689, white.
@@ -304,6 +305,46 @@ def _suit_waits(key: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ..
 
 _BLOCKS: Final = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
+# The mapped per-suit tables' suit and honour parts (engine.tables), read here in place: the wait
+# questions below answer every tabled key from them with no memo, and ask the memoized functions above
+# only for a key outside them (a count of five) or in a process without the file.
+_SUIT_PART: Final = TABLES.suits if TABLES is not None else None
+_HONOR_PART: Final = TABLES.honors if TABLES is not None else None
+
+
+def _waits_word(standing: list[int], lo: int, honors: bool) -> int:
+    """The low 32 bits of the tables' `waits` word (status, completing ranks) of the block of `standing`
+    starting at `lo`, or -1 if not tabled."""
+    part = _HONOR_PART if honors else _SUIT_PART
+    if part is None:
+        return -1
+    i = part.index_at(standing, lo)
+    if i < 0:
+        return -1
+    word: int = part.waits_low[2 * i]
+    return word
+
+
+def _block_status(standing: list[int], b: int) -> int | None:
+    """`_suit_status` of block b (0-2 the suits, 3 the honours) of `standing`."""
+    lo, hi, honors = _BLOCKS[b]
+    word = _waits_word(standing, lo, honors)
+    if word < 0:
+        return _suit_status(tuple(standing[lo:hi]), honors)
+    status = word & 3
+    return None if status == STATUS_OPEN else status // 2
+
+
+def _block_waits(standing: list[int], b: int) -> tuple[tuple[int, int], ...]:
+    """`_suit_waits` of block b of `standing`."""
+    lo, hi, honors = _BLOCKS[b]
+    word = _waits_word(standing, lo, honors)
+    if word < 0:
+        return _suit_waits(tuple(standing[lo:hi]), honors)
+    to_sets = word >> TO_SETS_SHIFT & MASK9
+    completing = to_sets | word >> TO_PAIR_SHIFT & MASK9
+    return tuple([(r, 0 if to_sets >> r & 1 else 1) for r in range(hi - lo) if completing >> r & 1])
+
 
 def _single_wait(standing: list[int], seven_pairs: bool) -> bool:
     """Exactly one kind completes `standing` (standard shape, plus seven pairs if asked).
@@ -316,9 +357,8 @@ def _single_wait(standing: list[int], seven_pairs: bool) -> bool:
         w = _seven_pairs_wait(standing)
         if w is not None:
             waits.add(w)
-    keys = (tuple(standing[0:9]), tuple(standing[9:18]), tuple(standing[18:27]), tuple(standing[27:34]))
-    status = (_suit_status(keys[0], False), _suit_status(keys[1], False), _suit_status(keys[2], False),
-              _suit_status(keys[3], True))
+    status = (_block_status(standing, 0), _block_status(standing, 1), _block_status(standing, 2),
+              _block_status(standing, 3))
     n_open = status.count(None)
     if n_open == 1:
         open_blocks: tuple[int, ...] = (status.index(None),)
@@ -330,7 +370,7 @@ def _single_wait(standing: list[int], seven_pairs: bool) -> bool:
     for b in open_blocks:
         lo = _BLOCKS[b][0]
         pairs_elsewhere = pairs - (status[b] or 0)
-        for r, v in _suit_waits(keys[b], b == 3):
+        for r, v in _block_waits(standing, b):
             if v + pairs_elsewhere == 1:
                 waits.add(lo + r)
                 if len(waits) > 1:
@@ -356,22 +396,48 @@ def _open_suit_waits(key: tuple[int, ...], honors: bool) -> tuple[int, ...] | No
     return tuple(r for r, v in _suit_waits(key, honors) if v + pairs_elsewhere == 1)
 
 
+def _open_wait_mask(standing: list[int], lo: int, honors: bool) -> int:
+    """`_open_suit_waits` of the block of `standing` starting at `lo`, as a rank mask (bit r: offset r
+    completes the hand), or -1 where that answers None (the block is complete without the tile)."""
+    word = _waits_word(standing, lo, honors)
+    if word < 0:
+        offsets = _open_suit_waits(tuple(standing[lo:lo + (7 if honors else 9)]), honors)
+        if offsets is None:
+            return -1
+        mask = 0
+        for r in offsets:
+            mask |= 1 << r
+        return mask
+    if word & 3 != STATUS_OPEN:
+        return -1
+    tiles = 0
+    for t in range(lo, lo + (7 if honors else 9)):
+        tiles += standing[t]
+    to_sets = word >> TO_SETS_SHIFT & MASK9
+    if (tiles + 1) % 3 == 2:  # the hand's one pair is in this block: its kinds must leave sets and the pair
+        return word >> TO_PAIR_SHIFT & MASK9 & ~to_sets
+    return to_sets
+
+
 def _single_wait_standard(standing: list[int], win: int, seven_pairs: bool) -> bool:
     """`_single_wait` for a hand that has a standard decomposition: every suit but the winning
     tile's is complete in the standing hand already, so only that suit is looked up.
     `seven_pairs`: the standing hand may be six pairs and a single (no melds, few kinds)."""
     if win < 27:
         lo = win - win % 9
-        offsets = _open_suit_waits(tuple(standing[lo:lo + 9]), False)
+        mask = _open_wait_mask(standing, lo, False)
     else:
         lo = 27
-        offsets = _open_suit_waits(tuple(standing[27:34]), True)
-    if offsets is None:  # complete without the tile (pair and pung waits)
+        mask = _open_wait_mask(standing, lo, True)
+    if mask < 0:  # complete without the tile (pair and pung waits)
         return _single_wait(standing, seven_pairs)
     w = _seven_pairs_wait(standing) if seven_pairs else None
     if w is None:
-        return len(offsets) == 1
-    return {lo + r for r in offsets} | {w} == {w}
+        return mask != 0 and mask & (mask - 1) == 0  # exactly one kind (bit_count would be a Python call)
+    # the seven-pairs wait is the one wait only if every kind completing the standard shape is that kind
+    if lo <= w < lo + 9:
+        return mask & ~(1 << (w - lo)) == 0
+    return mask == 0
 
 
 # ---------------------------------------------------------------- one decomposition

@@ -17,11 +17,13 @@ Exclusions (不计) are never written here; they are catalogue data.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from typing import Final
 
-from engine.memo import IntMemo
+from engine.memo import IntMemo, KeyTable, TabledMemo
 from engine.rules.mcr import facts as F
+from engine.rules.mcr import tables as mcr_tables
 from engine.rules.mcr.catalogue import MCRFan as Fan
 from engine.rules.mcr.facts import (
     DRAGON_TILES,
@@ -103,14 +105,38 @@ def _situation_fans(key: int) -> tuple[tuple[int, int], ...]:
 
 def _set_rules_for(features: int) -> tuple[tuple[int, SetRule], ...]:
     """The set fans whose needs a decomposition with these features meets, in registration order."""
-    return tuple((fid, rule) for fid, (needs, rule) in SETS.items() if features & needs == needs)
+    out: list[tuple[int, SetRule]] = []
+    for fid, (needs, rule) in SETS.items():
+        if features & needs == needs:
+            out.append((fid, rule))
+    return tuple(out)
 
 
-# Memoized on values many hands share (a few hundred keys each): `tile_fans.get(HandFacts.tile_key)`,
-# `situation_fans.get(HandFacts.situation_key)`, `set_rules_for.get(SetFacts.features)`.
-tile_fans: Final = IntMemo(_tile_fans)
-situation_fans: Final = IntMemo(_situation_fans)
+# Read by values many hands share, each with `.get(key)`:
+# - `tile_fans.get(HandFacts.tile_key)`: every key (65,536) answered by the install-time tables file
+#   (engine.rules.mcr.tables); memoized only in a process without it.
+# - `situation_fans.get(HandFacts.situation_key)`: every key (five flags and 0-4 melded sets: 160) answered
+#   by a table built at import (`_situation_table`; under a millisecond).
+# - `set_rules_for.get(SetFacts.features)`: memoized (a few thousand keys seen): a feature mask has 32
+#   bits, far too many for a table, and the decompositions that occur reach only a small, open-ended
+#   subset of them (a miss costs one pass over the ~30 set fans' needs).
+tile_fans: Final = TabledMemo(_tile_fans, mcr_tables.TILE_FAN_TABLE)
 set_rules_for: Final = IntMemo(_set_rules_for)
+
+
+def _situation_table() -> KeyTable[tuple[tuple[int, int], ...]]:
+    """`_situation_fans` of every situation key (F.situation_of's five flags and melded sets 0-4)."""
+    size = 5 << F._SITUATION_FLAGS
+    answers: list[tuple[tuple[int, int], ...]] = []
+    numbers: dict[tuple[tuple[int, int], ...], int] = {}
+    keys = array("H")
+    for key in range(size):
+        answer = _situation_fans(key)
+        if answer not in numbers:
+            numbers[answer] = len(answers)
+            answers.append(answer)
+        keys.append(numbers[answer])
+    return KeyTable(keys.tobytes(), answers)  # little-endian words: the tables file's order (engine.tables)
 
 
 def _all(sf: SetFacts) -> tuple[int, ...]:
@@ -673,3 +699,7 @@ def double_pung(ts: tuple[int, ...]) -> bool:
 @combo_fan(Fan.TWO_DRAGONS_PUNGS, "pung", 2)  # Two Dragons Pungs
 def two_dragons_pungs(ts: tuple[int, ...]) -> bool:
     return ts[0] >= 31 and ts[1] >= 31
+
+
+# Built here, once every situational fan above is registered.
+situation_fans: Final = TabledMemo(_situation_fans, _situation_table())

@@ -14,8 +14,11 @@ How the five principles of the MCR rules are applied (as mechanism, not per-fan 
   the least specific fan (Two Terminal Chows, Short Straight, Mixed Double Chow, Pure Double Chow).
 
 Speed (see the package docstring): the exclusions are table reads by fan id (engine.rules.principles);
-combination fans are memoized on the sorted tiles of the family's sets (`_combinations_by_position`) and,
-below that, per two to four set tiles (`_matching`). No memo is keyed on a whole hand: that is the service
+combination fans are read by the sorted tiles of the family's sets (`_combinations_by_position`): chows
+from a table built at import (`_CHOW_COMBINATIONS`), pungs from the install-time tables file
+(engine.rules.mcr.tables), both answering every key; the search behind them (`_search_combinations`, and
+below it `_matching` per two to four set tiles) runs at build and import time, and at run time only in
+a process without the tables file (memoized then). No memo is keyed on a whole hand: that is the service
 cache's job.
 
 Decompositions tie on total rarely; the tie-break is documented in `rank` and follows the
@@ -27,14 +30,17 @@ the winning tile.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from itertools import combinations as _subsets
 from itertools import combinations_with_replacement as _multisets
+from math import comb
 from typing import Final
 
 from engine.hand import Hand, WinContext
 from engine.results import Evaluation, FanHit, Scoring
 from engine.rules.mcr import predicates as P
+from engine.rules.mcr import tables as mcr_tables
 from engine.rules.mcr.catalogue import BY_ID, TABLE, MCRFan
 from engine.rules.mcr.facts import STANDARD, HandFacts, SetFacts
 from engine.rules.model import NoOptions, Scope
@@ -115,9 +121,68 @@ def _matching(family: str, tiles: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(fid for fid, rule in P.COMBOS[family][len(tiles)] if rule(tiles))
 
 
+Combinations = tuple[tuple[int, tuple[int, ...]], ...]  # (fan id, positions among the sorted set tiles)
+
+# The pung combinations of the tables file (engine.rules.mcr.tables), None without it.
+_PUNG_TABLE: Final = mcr_tables.PUNG_COMBINATION_TABLE
+_KINDS: Final = 34
+# A tile's position in the oracle's order (`TILE_KEY` ascending), 0-33.
+_ORACLE_POSITION: Final = tuple(sorted(TILE_KEY).index(TILE_KEY[t]) for t in range(_KINDS))
+# C(p, k) at [k * _KINDS + p], k 1-4; and where the combinations of n tiles start, n 2-4.
+_BINOMIAL: Final = [comb(p, k) for k in range(5) for p in range(_KINDS)]
+_FIRST_OF_SIZE: Final = (0, 0, 0, comb(_KINDS, 2), comb(_KINDS, 2) + comb(_KINDS, 3))
+
+
+def pung_combination_index(tiles: tuple[int, ...]) -> int:
+    """The number of a set of two to four distinct tiles sorted in the oracle's order, in
+    range(mcr_tables.PUNG_COMBINATION_KEYS); -1 for anything else (repeated or unsorted tiles, another
+    size). The combinations of n tiles follow those of fewer, each numbered by its positions
+    p0 < p1 < ... in the oracle's order as sum(C(p_i, i + 1)) (the combinatorial number system)."""
+    n = len(tiles)
+    if n < 2 or n > 4:
+        return -1
+    index: int = _FIRST_OF_SIZE[n]
+    last = -1
+    for i in range(n):
+        t = tiles[i]
+        if t < 0 or t >= _KINDS:
+            return -1
+        p = _ORACLE_POSITION[t]
+        if p <= last:
+            return -1
+        index += _BINOMIAL[(i + 1) * _KINDS + p]
+        last = p
+    return index
+
+
+def pung_combination_keys() -> Iterator[tuple[int, ...]]:
+    """Every key of the pung combinations table: two to four distinct tiles, sorted in the oracle's order."""
+    ordered = sorted(range(_KINDS), key=TILE_KEY.__getitem__)
+    for n in (2, 3, 4):
+        yield from _subsets(ordered, n)
+
+
+def _combinations_by_position(family: str, tiles: tuple[int, ...]) -> Combinations:
+    """The combination fans of sorted set tiles (two to four), as positions: pungs from the tables file
+    (every set of distinct tiles; a hand holds no two pungs of one kind), otherwise by the search,
+    memoized (`_searched_combinations`)."""
+    if family == "pung":
+        table = _PUNG_TABLE
+        if table is not None:
+            index = pung_combination_index(tiles)
+            if index >= 0:
+                return table.answer(index)
+    return _searched_combinations(family, tiles)
+
+
 @cache
-def _combinations_by_position(family: str, tiles: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The combination fans of sorted set tiles, as positions (memoized: two to four sorted tiles)."""
+def _searched_combinations(family: str, tiles: tuple[int, ...]) -> Combinations:
+    """`_search_combinations`, memoized (a process without the tables file)."""
+    return _search_combinations(family, tiles)
+
+
+def _search_combinations(family: str, tiles: tuple[int, ...]) -> Combinations:
+    """The combination fans of sorted set tiles, as positions, by search over their subsets."""
     n = len(tiles)
     idx = tuple(range(n))
     if n == 4:
@@ -148,7 +213,7 @@ def _chow_combinations() -> dict[tuple[int, ...], tuple[tuple[int, tuple[int, ..
     """The combination fans of every two to four chows (sorted tiles; keys without a fan left out),
     built once at import like shapes.COMPLETE_SUITS: 12,628 keys, so no hand ever misses."""
     starts = sorted((t for t in range(27) if t % 9 <= 6), key=TILE_KEY.__getitem__)
-    search = _combinations_by_position.__wrapped__
+    search = _search_combinations
     table = {}
     for n in (2, 3, 4):
         for tiles in _multisets(starts, n):  # in `starts` order, so sorted

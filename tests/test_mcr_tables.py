@@ -1,0 +1,192 @@
+"""The MCR look-ups that answer every key from a table (engine.rules.mcr.tables, the situation table,
+the wait facts read from the mapped per-suit tables), against the plain computation they replace.
+
+Each table is compared with the code that computes it on every key of its key space: the tile fans
+on all 65,536 packed tile-facts keys, the pung combinations on all 52,921 sets of two to four distinct
+tiles, the situation fans on all 160 situation keys; the wait facts read in place on every suit and
+honour key under `-m slow` (448,480 keys) and on every seventh in `make test`. A fresh process meets
+no memo miss on those look-ups while scoring hands it never saw, the MCR part of the file is rebuilt
+alone into the same bytes, and a stale MCR part is not read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.mcr_cases import cases
+from engine import shapes, tables
+from engine.rules.mcr import RULE_SET, facts, scoring
+from engine.rules.mcr import predicates as P
+from engine.rules.mcr import tables as mcr_tables
+from engine.tables import builder
+
+pytestmark = pytest.mark.skipif(tables.TABLES is None, reason=f"no tables file: {tables.PROBLEM}")
+
+
+def test_the_mcr_part_is_read() -> None:
+    assert mcr_tables.PROBLEM == "", mcr_tables.PROBLEM
+    assert P.tile_fans.table is mcr_tables.TILE_FAN_TABLE is not None
+    assert scoring._PUNG_TABLE is mcr_tables.PUNG_COMBINATION_TABLE is not None
+    assert "read from the mapped file" in mcr_tables.status()
+
+
+def test_tile_fans_table_matches_the_rules_on_every_key() -> None:
+    table = mcr_tables.TILE_FAN_TABLE
+    assert table is not None and table.size == 1 << 16
+    for key in range(1 << 16):
+        assert table.answer(key) == P._tile_fans(key), key
+    assert P.tile_fans.memo.cache_info().currsize == 0  # every key came from the table
+
+
+def test_situation_fans_table_matches_the_rules_on_every_key() -> None:
+    table = P.situation_fans.table
+    assert table is not None and table.size == 5 << facts._SITUATION_FLAGS
+    for key in range(table.size):
+        assert P.situation_fans.get(key) == P._situation_fans(key), key
+    assert P.situation_fans.get(table.size) == P._situation_fans(table.size)  # outside: by the memo
+
+
+def test_pung_combination_index_numbers_every_key_once() -> None:
+    keys = list(scoring.pung_combination_keys())
+    assert len(keys) == mcr_tables.PUNG_COMBINATION_KEYS == 52_921
+    assert sorted(scoring.pung_combination_index(k) for k in keys) == list(range(len(keys)))
+    order = scoring.TILE_KEY
+    for k in keys:
+        assert [order[t] for t in k] == sorted(order[t] for t in k)
+    # anything else is not a key: a repeated tile, the wrong order, another size, not a tile
+    assert scoring.pung_combination_index((0, 0)) == -1
+    assert scoring.pung_combination_index((1, 0)) == -1
+    assert scoring.pung_combination_index((0,)) == scoring.pung_combination_index(tuple(range(5))) == -1
+    assert scoring.pung_combination_index((0, 34)) == scoring.pung_combination_index((-1, 0)) == -1
+
+
+def test_pung_combinations_table_matches_the_search_on_every_key() -> None:
+    for tiles in scoring.pung_combination_keys():
+        assert scoring._combinations_by_position("pung", tiles) == scoring._search_combinations("pung", tiles), tiles
+    assert scoring._searched_combinations.cache_info().currsize == 0  # type: ignore[attr-defined]
+
+
+def _standing(key: tuple[int, ...], block: int) -> list[int]:
+    """A standing hand holding `key` in `block` (0-2 the suits, 3 the honours) and nothing else."""
+    counts = [0] * 34
+    lo = facts._BLOCKS[block][0]
+    counts[lo:lo + len(key)] = key
+    return counts
+
+
+@pytest.mark.parametrize("stride", [pytest.param(1, marks=pytest.mark.slow), 7])
+def test_wait_facts_read_in_place_match_the_memoized_functions(stride: int) -> None:
+    """`_block_status`, `_block_waits` and `_open_wait_mask` read the waits word of the mapped tables;
+    the memoized functions they stand in for (compared with the search on every key in test_tables)."""
+    status, waits = facts._suit_status.__wrapped__, facts._suit_waits.__wrapped__  # type: ignore[attr-defined]
+    open_waits = facts._open_suit_waits.__wrapped__  # type: ignore[attr-defined]
+    for ranks, blocks in ((9, (0, 1, 2)), (7, (3,))):
+        for n, key in enumerate(builder.part_keys(ranks)[::stride]):
+            block = blocks[n % len(blocks)]
+            honors = block == 3
+            standing = _standing(key, block)
+            assert facts._block_status(standing, block) == status(key, honors), key
+            assert facts._block_waits(standing, block) == waits(key, honors), key
+            offsets = open_waits(key, honors)
+            mask = facts._open_wait_mask(standing, facts._BLOCKS[block][0], honors)
+            assert mask == (-1 if offsets is None else sum(1 << r for r in offsets)), key
+
+
+def test_wait_facts_outside_the_tables_answer_by_the_memoized_search() -> None:
+    five = (5, 2, 2, 0, 0, 0, 0, 0, 0)  # a fifth copy: 111 123 123, not tabled
+    standing = _standing(five, 1)
+    assert facts._waits_word(standing, 9, False) == -1
+    assert facts._block_status(standing, 1) == facts._suit_status(five, False) == 0
+    assert facts._block_waits(standing, 1) == facts._suit_waits(five, False)
+
+
+def test_a_fresh_process_meets_no_miss_on_the_tabled_lookups() -> None:
+    """Hands never seen, scored in a fresh process: every tabled look-up answers from its table (the
+    memos behind them stay as they were), and the answers are the scoring's own."""
+    code = """
+import sys
+from bench.mcr_cases import cases
+from engine import shapes
+from engine.rules.mcr import RULE_SET, facts, scoring
+from engine.rules.mcr import predicates as P
+behind = [P.tile_fans.memo, P.situation_fans.memo, scoring._searched_combinations, scoring._matching,
+          facts._suit_status, facts._suit_waits, facts._open_suit_waits, shapes.suit_splits]
+before = [m.cache_info().currsize for m in behind]
+for c in cases(400, 8675309):
+    RULE_SET.evaluate(c.hand, c.ctx)
+after = [m.cache_info().currsize for m in behind]
+print(before == after, before, after)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert out.stdout.startswith("True"), out.stdout
+
+
+def test_answers_are_the_same_without_the_mcr_tables() -> None:
+    """The same hands scored with the MCR tables and, in a process whose file lacks them, by the memos."""
+    selected = list(cases(300, 31337))
+    here = [repr(RULE_SET.evaluate(c.hand, c.ctx)) for c in selected]
+    code = """
+import sys
+from bench.mcr_cases import cases
+from engine.rules.mcr import RULE_SET
+from engine.rules.mcr import tables as mcr_tables
+assert mcr_tables.TILE_FAN_TABLE is None, mcr_tables.status()
+for c in cases(300, 31337):
+    print(repr(RULE_SET.evaluate(c.hand, c.ctx)))
+"""
+    env = dict(os.environ, MJSVC_SUIT_TABLES="off")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert out.stdout.splitlines() == here
+
+
+def test_the_mcr_part_is_rebuilt_alone_into_the_same_bytes() -> None:
+    """A build next to a file whose per-suit part is current reuses it and computes the MCR part: the
+    bytes of the installed file (a build from nothing gives them too: test_tables, slow)."""
+    assert tables.TABLES is not None
+    data, header = builder.build(tables.TABLES.path)
+    assert data == Path(tables.TABLES.path).read_bytes()
+    assert header["parts"] == tables.TABLES.parts
+
+
+def test_a_stale_mcr_part_is_not_read(tmp_path: Path) -> None:
+    """A file whose MCR part was computed from other sources: the suit part is still mapped, the MCR
+    look-ups fill memos, and the status line says why."""
+    assert tables.TABLES is not None
+    path = tmp_path / "suits.bin"
+    shutil.copyfile(tables.TABLES.path, path)
+    data = bytearray(path.read_bytes())
+    (length,) = struct.unpack("<I", data[8:12])
+    header = json.loads(bytes(data[12:12 + length]))
+    old = header["parts"]["mcr"]
+    new = ("0" if old[0] != "0" else "1") + old[1:]  # same length: the header keeps its size
+    text = bytes(data[12:12 + length]).replace(old.encode(), new.encode())
+    data[12:12 + length] = text
+    path.write_bytes(bytes(data))
+    code = ("from engine import tables; from engine.rules.mcr import tables as t, predicates as P;"
+            "print(tables.TABLES is not None, t.TILE_FAN_TABLE is None, P.tile_fans.table is None);"
+            "print(t.status())")
+    env = dict(os.environ, MJSVC_SUIT_TABLES=str(path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env,
+                         cwd=Path(__file__).resolve().parent.parent)
+    first, status = out.stdout.splitlines()
+    assert first == "True True True"
+    assert "stale" in status
+
+
+def test_memos_lists_only_what_still_fills() -> None:
+    from engine.rules.mcr import MEMOS
+
+    tabled = {id(m) for m in (P.tile_fans, P.situation_fans, scoring._searched_combinations, scoring._matching,
+                              facts._suit_status, facts._suit_waits, facts._open_suit_waits, shapes.suit_splits)}
+    assert not tabled & {id(m) for m in MEMOS}
+    assert {id(shapes._suit_options), id(P.set_rules_for)} <= {id(m) for m in MEMOS}
