@@ -93,13 +93,12 @@ class Principles:
         `sets_of`: how to read an occurrence's set indices (None: the occurrence is that tuple).
         """
         excluded = [False] * self._size  # per fan id
-        fenced: dict[int, list[set[int]]] = {}
-        kept: list[int] = []  # fan ids counted
-        thinned: dict[int, list[Any]] = {}  # the occurrences left of a counted fan that lost some
+        fenced: dict[int, list[set[int]]] | None = None  # victim fan id -> the set groups it may not lie in
+        counted: dict[int, list[Any]] = {}  # built in rank order: id order but where a lower value has a lower id
+        in_id_order = True
+        last = -1
         rank_of = self._rank_of
-        ranks: list[int] = []
-        for fid in raw:
-            ranks.append(rank_of[fid])
+        ranks = [rank_of[fid] for fid in raw]
         ranks.sort()  # a plain sort of ints: one C call once compiled
         order = self.order
         excludes_of = self._excludes_of
@@ -110,17 +109,17 @@ class Principles:
             if excluded[fid]:
                 continue
             hits = raw[fid]
-            full = len(hits)
-            if fenced and fid in fenced:
+            if fenced is not None and fid in fenced:
                 groups = fenced[fid]
                 hits = [h for h in hits if not _inside(h if sets_of is None else sets_of(h), groups)]
             if forest is not None and combo_of[fid]:
                 hits = [h for h in hits if forest.admit(h if sets_of is None else sets_of(h))]
             if not hits:
                 continue
-            kept.append(fid)
-            if len(hits) != full:
-                thinned[fid] = hits
+            counted[fid] = hits
+            if fid < last:
+                in_id_order = False
+            last = fid
             for x in excludes_of[fid]:
                 excluded[x] = True
             victims = on_sets_of[fid]
@@ -128,15 +127,17 @@ class Principles:
                 covered: set[int] = set()
                 for h in hits:
                     covered.update(h if sets_of is None else sets_of(h))
+                if fenced is None:
+                    fenced = {}
                 for victim in victims:
                     if victim in fenced:
                         fenced[victim].append(covered)
                     else:
                         fenced[victim] = [covered]
-        kept.sort()
-        if thinned:
-            return {fid: thinned[fid] if fid in thinned else raw[fid] for fid in kept}
-        return {fid: raw[fid] for fid in kept}
+        if in_id_order:
+            return counted
+        return {fid: counted[fid] for fid in sorted(counted)}
+
 
 def _inside(sets: tuple[int, ...], groups: list[set[int]]) -> bool:
     """Do all of `sets` lie inside one of `groups`?"""

@@ -296,10 +296,12 @@ def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d:
     return Scoring(tuple(out), base + flowers, base >= 8, d)
 
 
-def _division_key(d: Decomposition) -> tuple[tuple[int, int], ...]:
-    """Canonical order of a decomposition's concealed sets (suits m, s, p, honours; pung before chow)."""
-    return tuple(sorted((TILE_KEY[t.first], 1 if t.kind == 1 else 0)
-                        for t in d.sets if t.meld_index is None and t.kind != 4))
+def _division_key(d: Decomposition) -> tuple[int, ...]:
+    """Canonical order of a decomposition's concealed sets (suits m, s, p, honours; pung before chow):
+    each set as one int, its tile's key then 1 for a chow (so ints compare as (tile key, chow) pairs)."""
+    keys = [TILE_KEY[t.first] << 1 | (1 if t.kind == 1 else 0) for t in d.sets if t.meld_index is None and t.kind != 4]
+    keys.sort()
+    return tuple(keys)
 
 
 def _placement_key(s: Scoring) -> tuple[int, int, int]:
@@ -332,7 +334,8 @@ def rank(scored: list[Scoring]) -> list[Scoring]:
         groups.setdefault(key, []).append(s)
     heads: list[tuple[tuple, Scoring, list[Scoring]]] = []
     for group, members in groups.items():
-        members.sort(key=_placement_key)
+        if len(members) > 1:
+            members.sort(key=_placement_key)
         heads.append((group, members[0], members[1:]))
     standard = sorted(k for k, _, _ in heads if not k[0])
     position = {k: n for n, k in enumerate(standard)}
@@ -353,8 +356,12 @@ def rank(scored: list[Scoring]) -> list[Scoring]:
     heads.sort(key=order)
     out = [best for _, best, _ in heads]
     rest = [s for _, _, others in heads for s in others]
-    rest.sort(key=lambda s: -s.total)  # stable: keeps the order above among equals
-    return out[:1] + sorted(out[1:] + rest, key=lambda s: -s.total)
+    if len(rest) > 1:
+        rest.sort(key=lambda s: -s.total)  # stable: keeps the order above among equals
+    tail = out[1:] + rest
+    if len(tail) > 1:
+        tail.sort(key=lambda s: -s.total)
+    return out[:1] + tail
 
 
 _CHOW_COMBINATIONS: Final = _chow_combinations()
