@@ -3,8 +3,8 @@ the wait facts read from the mapped per-suit tables), against the plain computat
 
 Each table is compared with the code that computes it on every key of its key space: the tile fans
 on all 65,536 packed tile-facts keys, the pung combinations on all 52,921 sets of two to four distinct
-tiles, the situation fans on all 160 situation keys; the wait facts read in place on every suit and
-honour key under `-m slow` (448,480 keys) and on every seventh in `make test`. A fresh process meets
+tiles, the situation fans on all 160 situation keys, the wait facts read in place on every suit and
+honour key (448,480: a few seconds compiled), each in `make test`. A fresh process meets
 no memo miss on those look-ups while scoring hands it never saw, the MCR part of the file is rebuilt
 alone into the same bytes, and a stale MCR part is not read.
 """
@@ -82,14 +82,13 @@ def _standing(key: tuple[int, ...], block: int) -> list[int]:
     return counts
 
 
-@pytest.mark.parametrize("stride", [pytest.param(1, marks=pytest.mark.slow), 7])
-def test_wait_facts_read_in_place_match_the_memoized_functions(stride: int) -> None:
+def test_wait_facts_read_in_place_match_the_memoized_functions() -> None:
     """`_block_status`, `_block_waits` and `_open_wait_mask` read the waits word of the mapped tables;
     the memoized functions they stand in for (compared with the search on every key in test_tables)."""
     status, waits = facts._suit_status.__wrapped__, facts._suit_waits.__wrapped__  # type: ignore[attr-defined]
     open_waits = facts._open_suit_waits.__wrapped__  # type: ignore[attr-defined]
     for ranks, blocks in ((9, (0, 1, 2)), (7, (3,))):
-        for n, key in enumerate(builder.part_keys(ranks)[::stride]):
+        for n, key in enumerate(builder.part_keys(ranks)):
             block = blocks[n % len(blocks)]
             honors = block == 3
             standing = _standing(key, block)
