@@ -104,11 +104,14 @@ def _situation_fans(key: int) -> tuple[tuple[int, int], ...]:
 
 
 def _set_rules_for(features: int) -> tuple[tuple[int, SetRule], ...]:
-    """The set fans whose needs a decomposition with these features meets, in registration order."""
+    """The set fans whose needs a decomposition with these features meets, in registration order (one
+    pass over `_SET_NEEDS`, the needs of `_SET_ENTRIES`: built once every set fan is registered)."""
     out: list[tuple[int, SetRule]] = []
-    for fid, (needs, rule) in SETS.items():
-        if features & needs == needs:
-            out.append((fid, rule))
+    needs = _SET_NEEDS
+    for i in range(len(needs)):
+        need = needs[i]
+        if features & need == need:
+            out.append(_SET_ENTRIES[i])
     return tuple(out)
 
 
@@ -701,5 +704,7 @@ def two_dragons_pungs(ts: tuple[int, ...]) -> bool:
     return ts[0] >= 31 and ts[1] >= 31
 
 
-# Built here, once every situational fan above is registered.
+# Built here, once every situational and set fan above is registered.
 situation_fans: Final = TabledMemo(_situation_fans, _situation_table())
+_SET_ENTRIES: Final[list[tuple[int, SetRule]]] = [(fid, rule) for fid, (_, rule) in SETS.items()]
+_SET_NEEDS: Final[list[int]] = [needs for needs, _ in SETS.values()]
