@@ -22,4 +22,10 @@ def test_scoring_rows() -> None:
     assert all(r["op"] == "evaluate_mcr" and r["median_us"] > 0 for r in rows)
     note = by_impl["mjsvc"]["note"]
     assert "8 hands" in note and f"{8 * ops_scoring.WARM_POOL} other hands" in note
+    # the cold row and its anchors: one figure per fresh process, the rows those of the median-ratio process
+    ours, gb = by_impl["mjsvc"], by_impl["pymahjonggb"]
+    assert len(ours["rounds"]) == len(gb["rounds"]) == ops_scoring.COLD_ROUNDS
+    ratios = sorted(o / g for o, g in zip(ours["rounds"], gb["rounds"], strict=True))
+    assert ours["median_us"] / gb["median_us"] == ratios[len(ratios) // 2]
+    assert f"{ops_scoring.COLD_ROUNDS} fresh processes" in note
     assert "emptied" in by_impl["mjsvc_nomemo"]["note"]
