@@ -3,7 +3,8 @@ the wait facts read from the mapped per-suit tables), against the plain computat
 
 Each table is compared with the code that computes it on every key of its key space: the tile fans
 on all 65,536 packed tile-facts keys, the pung combinations on all 52,921 sets of two to four distinct
-tiles, the situation fans on all 160 situation keys, the wait facts read in place on every suit and
+tiles, the chow combinations (read at import) on all 12,628 multisets of two to four chows, the
+situation fans on all 160 situation keys, the wait facts read in place on every suit and
 honour key (448,480: a few seconds compiled), each in `make test`. A fresh process meets
 no memo miss on those look-ups while scoring hands it never saw, the MCR part of the file is rebuilt
 alone into the same bytes, and a stale MCR part is not read.
@@ -35,6 +36,7 @@ def test_the_mcr_part_is_read() -> None:
     assert mcr_tables.PROBLEM == "", mcr_tables.PROBLEM
     assert P.tile_fans.table is mcr_tables.TILE_FAN_TABLE is not None
     assert scoring._PUNG_TABLE is mcr_tables.PUNG_COMBINATION_TABLE is not None
+    assert mcr_tables.CHOW_COMBINATION_TABLE is not None
     assert "read from the mapped file" in mcr_tables.status()
 
 
@@ -72,6 +74,18 @@ def test_pung_combinations_table_matches_the_search_on_every_key() -> None:
     for tiles in scoring.pung_combination_keys():
         assert scoring._combinations_by_position("pung", tiles) == scoring._search_combinations("pung", tiles), tiles
     assert scoring._searched_combinations.cache_info().currsize == 0  # type: ignore[attr-defined]
+
+
+def test_chow_combinations_read_at_import_match_the_search_on_every_key() -> None:
+    table = mcr_tables.CHOW_COMBINATION_TABLE
+    assert table is not None and table.size == mcr_tables.CHOW_COMBINATION_KEYS == 12_628
+    searched = {}
+    for number, tiles in enumerate(scoring.chow_combination_keys()):
+        found = scoring._search_combinations("chow", tiles)
+        assert table.answer(number) == found, tiles
+        if found:
+            searched[tiles] = found
+    assert searched == scoring._CHOW_COMBINATIONS
 
 
 def _standing(key: tuple[int, ...], block: int) -> list[int]:

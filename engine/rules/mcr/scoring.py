@@ -15,11 +15,11 @@ How the five principles of the MCR rules are applied (as mechanism, not per-fan 
 
 Speed (see the package docstring): the exclusions are table reads by fan id (engine.rules.principles);
 combination fans are read by the sorted tiles of the family's sets (`_combinations_by_position`): chows
-from a table built at import (`_CHOW_COMBINATIONS`), pungs from the install-time tables file
-(engine.rules.mcr.tables), both answering every key; the search behind them (`_search_combinations`, and
-below it `_matching` per two to four set tiles) runs at build and import time, and at run time only in
-a process without the tables file (memoized then). No memo is keyed on a whole hand: that is the service
-cache's job.
+from a dict built at import (`_CHOW_COMBINATIONS`, from the tables file), pungs from the install-time
+tables file (engine.rules.mcr.tables) in place, both answering every key. The search behind them
+(`_search_combinations`, and below it `_matching` per two to four set tiles) runs when the file is built,
+and otherwise only in a process without it (the chows at import, the pungs memoized as they come). No
+memo is keyed on a whole hand: that is the service cache's job.
 
 Decompositions tie on total rarely; the tie-break is documented in `rank` and follows the
 oracle's own order so that fan names agree: special shapes first, then standard decompositions in
@@ -209,17 +209,24 @@ def _search_combinations(family: str, tiles: tuple[int, ...]) -> Combinations:
     return tuple(_account_once(found, len(taking_part) - 1, [fid for fid, _ in P.COMBOS[family][2]]))
 
 
-def _chow_combinations() -> dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
-    """The combination fans of every two to four chows (sorted tiles; keys without a fan left out),
-    built once at import like shapes.COMPLETE_SUITS: 12,628 keys, so no hand ever misses."""
+def chow_combination_keys() -> Iterator[tuple[int, ...]]:
+    """Every key of the chow combinations table: two to four chows by their first tiles (repeats allowed),
+    sorted in the oracle's order, 12,628 keys in a fixed order (the tables file numbers them so)."""
     starts = sorted((t for t in range(27) if t % 9 <= 6), key=TILE_KEY.__getitem__)
-    search = _search_combinations
-    table = {}
     for n in (2, 3, 4):
-        for tiles in _multisets(starts, n):  # in `starts` order, so sorted
-            found = search("chow", tiles)
-            if found:
-                table[tiles] = found
+        yield from _multisets(starts, n)  # in `starts` order, so sorted
+
+
+def _chow_combinations() -> dict[tuple[int, ...], Combinations]:
+    """The combination fans of every two to four chows (sorted tiles; keys without a fan left out), built
+    once at import like shapes.COMPLETE_SUITS, so no hand ever misses: read from the tables file
+    (engine.rules.mcr.tables) where it is, else found by search (~0.3 s)."""
+    tabled = mcr_tables.CHOW_COMBINATION_TABLE
+    table = {}
+    for number, tiles in enumerate(chow_combination_keys()):
+        found = tabled.answer(number) if tabled is not None else _search_combinations("chow", tiles)
+        if found:
+            table[tiles] = found
     return table
 
 

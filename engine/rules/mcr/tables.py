@@ -10,7 +10,10 @@ read-only with the rest of the file, so a worker never computes one under load:
   all 65,536 values, reachable or not), the tile fans `predicates._tile_fans` finds;
 - **pung combinations** (`scoring._combinations_by_position` for pungs): for every two, three or four
   distinct tiles sorted in the oracle's order (`scoring.pung_combination_index` numbers them: 52,921
-  keys), the combination fans `scoring._search_combinations` finds, as set positions.
+  keys), the combination fans `scoring._search_combinations` finds, as set positions;
+- **chow combinations** (`scoring._CHOW_COMBINATIONS`, a dict every process builds at import): the same
+  for every two, three or four chows (by first tile, repeats allowed, 12,628 keys numbered in the order
+  `scoring.chow_combination_keys` lists them), so the import reads them instead of searching (~0.3 s).
 
 Each table is three sections, `<name>.keys` (u16 per key: the number of its answer; a process copies
 this one into a bytes object, ~100 kB, which compiled code reads fastest), `<name>.starts`
@@ -30,7 +33,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Sequence
 from math import comb
-from typing import Final, TypeVar
+from typing import Final, NamedTuple, TypeVar
 
 from engine.memo import KeyTable
 from engine.tables import TABLES, part_digest
@@ -38,10 +41,13 @@ from engine.tables.format import PART_MCR
 
 TILE_FANS: Final = "mcr.tile_fans"
 PUNG_COMBINATIONS: Final = "mcr.pung_combinations"
+CHOW_COMBINATIONS: Final = "mcr.chow_combinations"
 TILE_KEYS: Final = 1 << 16  # facts.tile_key packs 16 bits
 POSITION_BITS: Final = 4  # a pung combination has at most four sets
 # Every set of two, three or four distinct tile kinds (scoring.pung_combination_index numbers them).
 PUNG_COMBINATION_KEYS: Final = comb(34, 2) + comb(34, 3) + comb(34, 4)
+# Every multiset of two, three or four of the 21 chows (scoring.chow_combination_keys lists them).
+CHOW_COMBINATION_KEYS: Final = comb(22, 2) + comb(23, 3) + comb(24, 4)
 
 A = TypeVar("A")
 TileFans = tuple[tuple[int, int], ...]  # (fan id, count 1), as predicates._tile_fans answers
@@ -119,35 +125,54 @@ def build_sections() -> dict[str, tuple[str, bytes]]:
         seen.add(index)
         combinations[index] = scoring._search_combinations("pung", tiles)
     assert len(seen) == PUNG_COMBINATION_KEYS
+    chows = [scoring._search_combinations("chow", tiles) for tiles in scoring.chow_combination_keys()]
+    assert len(chows) == CHOW_COMBINATION_KEYS
     return {**_encode(TILE_FANS, tile_fans, _words_of_tile_fans),
-            **_encode(PUNG_COMBINATIONS, combinations, _words_of_combinations)}
+            **_encode(PUNG_COMBINATIONS, combinations, _words_of_combinations),
+            **_encode(CHOW_COMBINATIONS, chows, _words_of_combinations)}
 
 
 # ---------------------------------------------------------------- what this process reads
 
-def _load() -> tuple[KeyTable[TileFans] | None, KeyTable[Combinations] | None, str]:
+class Loaded(NamedTuple):
+    """What this process reads from the MCR part of the tables file: all three tables, or none and why."""
+
+    tile_fans: KeyTable[TileFans] | None
+    pung_combinations: KeyTable[Combinations] | None
+    chow_combinations: KeyTable[Combinations] | None
+    problem: str
+
+
+def _load() -> Loaded:
     if TABLES is None:
-        return None, None, "no tables file is mapped"
+        return Loaded(None, None, None, "no tables file is mapped")
     if not TABLES.mcr_sections:
-        return None, None, f"{TABLES.path} has no MCR part (written before it had one: run make)"
+        return Loaded(None, None, None, f"{TABLES.path} has no MCR part (written before it had one: run make)")
     try:
         current = part_digest(PART_MCR)
     except OSError as e:  # the sources are not beside the package
-        return None, None, f"the MCR sources cannot be read to check the tables against them: {e}"
+        return Loaded(None, None, None, f"the MCR sources cannot be read to check the tables against them: {e}")
     if TABLES.parts.get(PART_MCR) != current:
-        return None, None, f"the MCR part of {TABLES.path} is stale: its sources changed since (run make)"
+        return Loaded(None, None, None, f"the MCR part of {TABLES.path} is stale: its sources changed since (run make)")
+    sections = TABLES.mcr_sections
     try:
-        return (_decode(TABLES.mcr_sections, TILE_FANS, TILE_KEYS, _tile_fans_of_words),
-                _decode(TABLES.mcr_sections, PUNG_COMBINATIONS, PUNG_COMBINATION_KEYS, _combinations_of_words), "")
+        return Loaded(_decode(sections, TILE_FANS, TILE_KEYS, _tile_fans_of_words),
+                      _decode(sections, PUNG_COMBINATIONS, PUNG_COMBINATION_KEYS, _combinations_of_words),
+                      _decode(sections, CHOW_COMBINATIONS, CHOW_COMBINATION_KEYS, _combinations_of_words), "")
     except (KeyError, ValueError) as e:
-        return None, None, f"the MCR part of {TABLES.path} is not usable: {e}"
+        return Loaded(None, None, None, f"the MCR part of {TABLES.path} is not usable: {e}")
 
 
-TILE_FAN_TABLE, PUNG_COMBINATION_TABLE, PROBLEM = _load()
+LOADED: Final = _load()
+TILE_FAN_TABLE: Final = LOADED.tile_fans
+PUNG_COMBINATION_TABLE: Final = LOADED.pung_combinations
+CHOW_COMBINATION_TABLE: Final = LOADED.chow_combinations
+PROBLEM: Final = LOADED.problem
 
 
 def status() -> str:
     """One line: whether this process reads the MCR tables, or why not."""
     if TILE_FAN_TABLE is None:
-        return f"MCR tables not read: {PROBLEM}; tile fans and pung combinations fill per-process memos instead"
-    return "MCR tables read from the mapped file (tile fans, pung combinations)"
+        return (f"MCR tables not read: {PROBLEM}; tile fans and pung combinations fill per-process memos instead, "
+                "chow combinations are searched at import")
+    return "MCR tables read from the mapped file (tile fans, pung combinations, chow combinations)"
