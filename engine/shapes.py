@@ -478,6 +478,10 @@ _RANK_BITS: Final = 4
 _MAX_CODED: Final = (1 << _RANK_BITS) - 1
 
 
+# What one copy of tile t adds to its block's `suit_code` (the block's first rank in the highest bits).
+_CODE_UNIT: Final = tuple(1 << (_RANK_BITS * (8 - t % 9 if t < 27 else 33 - t) + 2) for t in range(NUM_KINDS))
+
+
 def suit_code(counts: list[int], block: int) -> int | None:
     """The memo key of one block of the counts (see above), or None."""
     base = 9 * block
@@ -558,13 +562,15 @@ def _win_holders(o: _SuitOption, win: int) -> Holders:
 _Split = tuple[tuple[TileSet, ...], TileSet, Holders]
 
 
-def _standard_splits(counts: list[int], win: int | None) -> tuple[list[_Split], int]:
+def _standard_splits(counts: list[int], win: int | None, coded: bool = False, c0: int = 0, c1: int = 0,
+                     c2: int = 0, c3: int = 0) -> tuple[list[_Split], int]:
     """Every split of the concealed counts into sets + exactly one pair, and where the winning
     tile's suit starts among the sets.
 
     Each split: (sets but the pair, sorted by tile; the pair; the sets that can hold the winning
     tile, see `Holders`). Suits are joined in tile order, so the sets stay sorted; the order of the
-    splits is the product of the per-suit options, characters outermost.
+    splits is the product of the per-suit options, characters outermost. `coded`: c0-c3 are the four
+    blocks' `suit_code`s, counted by the caller with the tiles (`decompositions`).
     """
     win_block = -1 if win is None else (win // 9 if win < 27 else 3)
     # While every suit so far splits one way (the usual case), the one combination is kept in locals.
@@ -575,7 +581,10 @@ def _standard_splits(counts: list[int], win: int | None) -> tuple[list[_Split], 
     pairs = 0
     start = 0
     for b in range(4):
-        code = suit_code(counts, b)
+        if coded:
+            code: int | None = c0 if b == 0 else c1 if b == 1 else c2 if b == 2 else c3
+        else:
+            code = suit_code(counts, b)
         if code is not None and code == b:  # every count 0: an absent suit splits one way, into nothing
             continue
         options = _block_options_coded(counts, b, code)
@@ -693,16 +702,37 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
     because wait fans and concealed-pung status depend on it.
     """
     counts = [0] * NUM_KINDS
-    for t in hand.concealed:
+    concealed = hand.concealed
+    # The four blocks' `suit_code`s, counted with the tiles in native locals (one copy of tile t adds
+    # _CODE_UNIT[t]); fewer than 16 tiles cannot overflow a block's 4-bit counts.
+    unit = _CODE_UNIT
+    c0, c1, c2, c3 = 0, 1, 2, 3
+    for t in concealed:
         counts[t] = counts[t] + 1  # not +=: compiled, that is a generic in-place add
+        if t < 9:
+            c0 += unit[t]
+        elif t < 18:
+            c1 += unit[t]
+        elif t < 27:
+            c2 += unit[t]
+        else:
+            c3 += unit[t]
     win: int | None = hand.winning_tile
     if win is not None:
         counts[win] = counts[win] + 1
+        if win < 9:
+            c0 += unit[win]
+        elif win < 18:
+            c1 += unit[win]
+        elif win < 27:
+            c2 += unit[win]
+        else:
+            c3 += unit[win]
     melds = _meld_sets(hand) if hand.melds else []
     out: list[Decomposition] = []
     standard = ShapeKind.STANDARD
     head = tuple(melds)
-    splits, start = _standard_splits(counts, win)
+    splits, start = _standard_splits(counts, win, len(concealed) < _MAX_CODED, c0, c1, c2, c3)
     for sets, pair, holders in splits:
         # declared melds first, then the concealed sets by tile, the pair last
         full = head + sets + (pair,)

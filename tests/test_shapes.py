@@ -257,3 +257,24 @@ def test_declared_meld_sets_table_agrees_with_the_plain_construction() -> None:
     assert shapes._meld_sets(hand) == [shapes.TileSet(shapes.SetKind.PUNG, 27, False, 0),
                                        shapes.TileSet(shapes.SetKind.KONG, 31, True, 1),
                                        shapes.TileSet(shapes.SetKind.PUNG, 9, False, 2)]
+
+
+def test_suit_codes_counted_with_the_tiles_agree_with_suit_code() -> None:
+    """`decompositions` counts each block's `suit_code` as it counts the tiles (`_CODE_UNIT` per copy) and
+    hands them to `_standard_splits`: the sums against `suit_code`, and the splits with the counted codes
+    against the splits that compute them, on random tile multisets (complete or not)."""
+    from engine import shapes
+
+    rng = random.Random(2026)
+    for _ in range(3000):
+        n = rng.randrange(1, 15)
+        counts = [0] * NUM_KINDS
+        codes = [0, 1, 2, 3]
+        for t in rng.choices(range(NUM_KINDS), k=n):
+            if counts[t] == 4:
+                continue
+            counts[t] += 1
+            codes[t // 9 if t < 27 else 3] += shapes._CODE_UNIT[t]
+        assert codes == [shapes.suit_code(counts, b) for b in range(4)]
+        win = rng.choice([t for t in range(NUM_KINDS) if counts[t]] or [None])
+        assert shapes._standard_splits(counts, win, True, *codes) == shapes._standard_splits(counts, win)
