@@ -164,3 +164,20 @@ def test_seven_pairs_wait_agrees_with_its_plain_definition() -> None:
         assert facts._seven_pairs_wait(counts) == want, counts
         found += want is not None
     assert found > 100  # the generator reaches real seven-pairs waits, not only rejections
+
+
+def test_fours_counted_as_the_counts_grow_agree_with_the_counts() -> None:
+    """`HandFacts.fours` is counted while the counts are built; against the plain count over `counts`, on
+    generated situations (kongs, four concealed copies) and on hands holding five or more of a kind (not
+    valid, answered alike)."""
+    from engine.hand import Hand
+
+    checked = 0
+    for case in cases(1500, 41):
+        h = HandFacts(case.hand, case.ctx)
+        assert h.fours == sum(1 for c in h.counts if c == 4)
+        checked += h.fours > 0
+    assert checked >= 50
+    for concealed in ("111m2222p5m", "1111m222p", "11111m22p"):  # won on 1m: four, five, six of it
+        h = HandFacts(Hand(tuple(parse_tiles(concealed)), (), parse_tile("1m")), WinContext())
+        assert h.fours == sum(1 for c in h.counts if c == 4)

@@ -154,18 +154,36 @@ class HandFacts:
         assert win is not None
         standing: list[int] = [0] * NUM_KINDS
         present = 1 << win
+        # kinds of which the hand holds all four copies, counted as the counts grow (a count passing 4
+        # takes its kind back out: not a valid hand, answered as the plain count over `counts` would)
+        fours = 0
         for t in hand.concealed:
-            standing[t] = standing[t] + 1  # (an augmented item assignment compiles to a generic add)
+            c = standing[t] + 1  # (an augmented item assignment compiles to a generic add)
+            standing[t] = c
             present |= 1 << t
+            if c == 4:
+                fours += 1
+            elif c == 5:
+                fours -= 1
         counts = standing[:]
-        counts[win] = counts[win] + 1
+        c = counts[win] + 1
+        counts[win] = c
+        if c == 4:
+            fours += 1
+        elif c == 5:
+            fours -= 1
         n_kongs = melded = in_melds = 0
         melds = hand.melds
         for m in melds:
             tiles = m.tiles
             for t in tiles:
-                counts[t] = counts[t] + 1
+                c = counts[t] + 1
+                counts[t] = c
                 present |= 1 << t
+                if c == 4:
+                    fours += 1
+                elif c == 5:
+                    fours -= 1
             if m.kind == _MELD_KONG:
                 n_kongs += 1
                 if not m.concealed:
@@ -178,10 +196,6 @@ class HandFacts:
         self.ctx = ctx
         self.win = win
         self.counts = counts  # every tile of the hand, a kong counting 4
-        fours = 0
-        for c in counts:
-            if c == 4:
-                fours += 1
         self.fours = fours  # kinds of which the hand holds all four copies (in a kong or not)
         self.standing = standing  # concealed tiles without the winning tile
         self.present = present  # bit t for each kind held
