@@ -703,11 +703,12 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
     """
     counts = [0] * NUM_KINDS
     concealed = hand.concealed
+    win: int | None = hand.winning_tile
     # The four blocks' `suit_code`s, counted with the tiles in native locals (one copy of tile t adds
     # _CODE_UNIT[t]); fewer than 16 tiles cannot overflow a block's 4-bit counts.
     unit = _CODE_UNIT
     c0, c1, c2, c3 = 0, 1, 2, 3
-    for t in concealed:
+    for t in concealed if win is None else concealed + (win,):
         counts[t] = counts[t] + 1  # not +=: compiled, that is a generic in-place add
         if t < 9:
             c0 += unit[t]
@@ -717,17 +718,6 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
             c2 += unit[t]
         else:
             c3 += unit[t]
-    win: int | None = hand.winning_tile
-    if win is not None:
-        counts[win] = counts[win] + 1
-        if win < 9:
-            c0 += unit[win]
-        elif win < 18:
-            c1 += unit[win]
-        elif win < 27:
-            c2 += unit[win]
-        else:
-            c3 += unit[win]
     melds = _meld_sets(hand) if hand.melds else []
     out: list[Decomposition] = []
     standard = ShapeKind.STANDARD
