@@ -17,6 +17,7 @@ Exclusions (不计) are never written here; they are catalogue data.
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Callable
 from typing import Final
@@ -139,7 +140,10 @@ def _situation_table() -> KeyTable[tuple[tuple[int, int], ...]]:
             numbers[answer] = len(answers)
             answers.append(answer)
         keys.append(numbers[answer])
-    return KeyTable(keys.tobytes(), answers)  # little-endian words: the tables file's order (engine.tables)
+    # KeyTable reads little-endian words (the tables file's order); an array holds native ones.
+    if sys.byteorder != "little":
+        keys.byteswap()
+    return KeyTable(keys.tobytes(), answers)
 
 
 def _all(sf: SetFacts) -> tuple[int, ...]:
