@@ -316,6 +316,10 @@ class WinContext:
     follow_dealer: bool = False  # 跟庄: the other players all followed the dealer's first discard
     horse_tiles: tuple[int, ...] = ()  # 买马: the horse tiles drawn for this win
     kong_fed_by: ClaimedFrom = ClaimedFrom.NONE  # 杠爆: who discarded the fourth tile of the kong just declared
+    # Hong Kong 包 / Riichi pao: the seat liable for this win, relative to the winner (NONE: nobody)
+    liable: ClaimedFrom = ClaimedFrom.NONE
+    # Riichi, three players: North tiles set aside as bonus tiles (each a dora)
+    kita: int = 0
     extra: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:

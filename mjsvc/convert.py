@@ -144,6 +144,8 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
         follow_dealer=msg.follow_dealer,
         horse_tiles=tuple(tiles_from_proto(msg.horse_tiles, f"{field}.horse_tiles")),
         kong_fed_by=_claimed_from(msg.kong_fed_by, f"{field}.kong_fed_by"),
+        liable=_claimed_from(msg.liable, f"{field}.liable"),
+        kita=msg.kita,
     )
 
 
