@@ -28,6 +28,7 @@ def evaluate(hand: Hand, context: WinContext, rule_set: str = "", options: Optio
     rs = rules.get(rule_set)
     opts = rs.options(options)
     rs.check_tiles(hand)
+    rs.check_unread(hand, context)
     validate_context(context, hand)
     rs.check_context(hand, context, opts)
     return rs.score(hand, context, opts)
@@ -38,6 +39,8 @@ def analyze(hand: Hand, visible: Sequence[int] = (), rule_set: str = "", options
     rs = rules.get(rule_set)
     opts = rs.options(options)  # checked, so a bad option is the same error whatever the method
     rs.check_tiles(hand)
+    if hand.red_fives and not rs.red_fives:
+        rs.check_unread(hand, WinContext())
     check_tiles(visible, "visible")
     if rs.analyze is not None:  # the rule set's own Analyze (guangdong: ghosts as wildcards)
         return rs.analyze(hand, visible, opts)

@@ -123,7 +123,7 @@ def qualify(err: EngineError, prefix: str) -> EngineError:
 
 
 # Top-level request fields of each message, so engine errors can be placed under the right parent.
-_HAND_FIELDS = ("concealed", "melds", "winning_tile", "meld")
+_HAND_FIELDS = ("concealed", "melds", "winning_tile", "meld", "red_fives")
 _CONTEXT_FIELDS = tuple(f.name for f in pb.WinContext.DESCRIPTOR.fields)
 
 

@@ -1,12 +1,14 @@
-"""Every rule set's declared `context_fields` are complete, shown by behaviour (issue 12).
+"""No silent fields: every WinContext field, set alone, is either used or refused, under every rule set.
 
-A rule set declares the WinContext fields its answers read (`RuleSet.context_fields`); a key built from the
-declaration (`mjsvc.cache.evaluate_key`) is right only if no undeclared field can change an answer. The AST
-check in test_model.py finds fields read by name (`ctx.x`); this one also catches reads through `getattr`,
-helpers and shared modules: on generated winning situations, every undeclared field is set to each of a few
-other values, and the evaluation must stay exactly the same or be refused (an EngineError: validation may
-read any field; a refusal is never an answer served under another request's key, because the service keys
-its response cache on the whole parsed request, a superset of the declaration).
+A rule set declares the WinContext fields it reads (`RuleSet.context_fields`). On generated winning
+situations (each reduced to the fields the rule set reads), every field is set alone to each of a few other
+values:
+
+* a field the rule set does not declare is refused, BAD_CONTEXT naming exactly that field, whatever the hand;
+* a field it declares is used: some situation's answer changes with it, or some value of it is refused
+  (Riichi declares `flowers` only to refuse them with its own message).
+
+`Hand.red_fives` is refused outside Riichi, and through the service every refusal names `context.<field>`.
 """
 
 from __future__ import annotations
@@ -82,20 +84,81 @@ def _answer(hand: Hand, ctx: WinContext, rule_set: str) -> bytes | None:
         return None
 
 
+def _reduced(ctx: WinContext, rule_set: str) -> WinContext:
+    """The context with every field the rule set does not read back at its default."""
+    return dataclasses.replace(ctx, **dict(rules.get(rule_set).unread_context))
+
+
+def _refusal(hand: Hand, ctx: WinContext, rule_set: str) -> EngineError | None:
+    try:
+        api.evaluate(hand, ctx, rule_set)
+    except EngineError as err:
+        return err
+    return None
+
+
 @pytest.mark.parametrize("rule_set", rules.names())
-def test_undeclared_context_fields_never_change_an_answer(rule_set: str) -> None:
-    undeclared = [f for f in CONTEXT_FIELDS if f not in rules.get(rule_set).context_fields]
+def test_every_field_alone_is_used_or_refused(rule_set: str) -> None:
+    rs = rules.get(rule_set)
     answered = 0
-    changed = []
-    for hand, ctx in _situations():
+    not_refused: list[tuple[str, str, Any, str]] = []
+    changes: dict[str, int] = {name: 0 for name in rs.context_fields}
+    refused: dict[str, int] = {name: 0 for name in rs.context_fields}
+    for hand, full in _situations():
+        ctx = _reduced(full, rule_set)
         base = _answer(hand, ctx, rule_set)
         if base is None:
             continue
         answered += 1
-        for name in undeclared:
+        for name in CONTEXT_FIELDS:
             for other in _others(name, getattr(ctx, name), hand):
-                got = _answer(hand, dataclasses.replace(ctx, **{name: other}), rule_set)
-                if got is not None and got != base:
-                    changed.append((str(hand), name, other))
+                alone = dataclasses.replace(ctx, **{name: other})
+                if name not in rs.context_fields:
+                    err = _refusal(hand, alone, rule_set)
+                    if err is None or err.code != "BAD_CONTEXT" or err.field != name:
+                        not_refused.append((str(hand), name, other, repr(err)))
+                    continue
+                got = _answer(hand, alone, rule_set)
+                if got is None:
+                    refused[name] += 1
+                elif got != base:
+                    changes[name] += 1
     assert answered >= MIN_ANSWERED, f"{rule_set}: only {answered} situations answered"
-    assert not changed, f"{rule_set}: undeclared fields change answers (declare them): {changed[:5]}"
+    assert not not_refused, f"{rule_set}: unread fields not refused by name: {not_refused[:5]}"
+    silent = [n for n in rs.context_fields if not changes[n] and not refused[n]]
+    assert not silent, f"{rule_set}: declared fields that never change an answer nor are refused: {silent}"
+
+
+@pytest.mark.parametrize("rule_set", [n for n in rules.names() if not rules.get(n).red_fives])
+def test_red_fives_refused_where_not_played(rule_set: str) -> None:
+    hand = winning_hand(parse_tiles("123m456m789m1155m"), (), parse_tile("5m"), red_fives=[parse_tile("5m")])
+    err = _refusal(hand, WinContext(self_drawn=True), rule_set)
+    assert err is not None and (err.code, err.field) == ("BAD_CONTEXT", "red_fives")
+    with pytest.raises(EngineError) as refused:
+        api.analyze(hand, (), rule_set)
+    assert (refused.value.code, refused.value.field) == ("BAD_CONTEXT", "red_fives")
+
+
+def test_the_service_names_the_unread_field() -> None:
+    """The issue's reproduction: MCR with a Riichi-only field; Sichuan with a Riichi field; red fives in MCR."""
+    from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+    from mjsvc.service import Service
+
+    svc = Service(cache_size=0)
+    hand = convert.hand_to_proto(parse_tiles("123m456p789s1sEEE"), (), parse_tile("1s"))
+    cases = [("mcr", pb.WinContext(self_drawn=True, kita=1), "context.kita"),
+             ("mcr", pb.WinContext(self_drawn=True, riichi=True), "context.riichi"),
+             ("hk", pb.WinContext(self_drawn=True, honba=2), "context.honba"),
+             ("riichi", pb.WinContext(self_drawn=True, follow_dealer=True), "context.follow_dealer")]
+    for rule_set, ctx, field in cases:
+        with pytest.raises(EngineError) as err:
+            svc.evaluate(pb.EvaluateRequest(rule_set=rule_set, hand=hand, context=ctx))
+        assert (err.value.code, err.value.field) == ("BAD_CONTEXT", field)
+    red = pb.Hand()
+    red.CopyFrom(hand)
+    red.concealed[:] = [pb.TILE_M1, pb.TILE_M2, pb.TILE_M3, pb.TILE_P4, pb.TILE_P5, pb.TILE_P6, pb.TILE_S7,
+                        pb.TILE_S8, pb.TILE_S9, pb.TILE_S1, pb.TILE_EAST, pb.TILE_EAST, pb.TILE_EAST]
+    red.red_fives.append(pb.TILE_P5)
+    with pytest.raises(EngineError) as err:
+        svc.evaluate(pb.EvaluateRequest(rule_set="mcr", hand=red, context=pb.WinContext(self_drawn=True)))
+    assert (err.value.code, err.value.field) == ("BAD_CONTEXT", "hand.red_fives")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import api
-from engine.errors import BadTileError, ContradictoryContextError
+from engine.errors import BadContextError, BadTileError, ContradictoryContextError
 from engine.hand import Hand, Meld, WinContext, Wind, chow, kong, pung, winning_hand
 from engine.results import Evaluation, Scoring
 from engine.tiles import parse_tile, parse_tiles
@@ -470,11 +470,12 @@ def test_minimum_is_eight_points() -> None:
     assert e.best is not None and e.best.total >= 8 and e.best.meets_minimum
 
 
-def test_flowers_are_not_scored() -> None:
-    a = ev(hand(*PLAIN), flowers=0)
-    b = ev(hand(*PLAIN), flowers=5)
-    assert a.best is not None and b.best is not None
-    assert a.best.total == b.best.total
+def test_flowers_are_refused() -> None:
+    """The table plays no flowers: a flower count is not silently ignored but refused, naming the field."""
+    assert ev(hand(*PLAIN), flowers=0).is_win
+    with pytest.raises(BadContextError) as err:
+        ev(hand(*PLAIN), flowers=5)
+    assert err.value.field == "flowers"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -606,7 +607,7 @@ def test_shared_fans_agree_with_the_mcr_oracle() -> None:
     divergent = {"Nine Gates", "Seven Shifted Pairs"}
     compared = 0
     for h, pack, self_drawn, seat in _generated_hands(3000, seed=20240229):
-        ctx = {"self_drawn": self_drawn, "seat_wind": Wind(seat), "prevalent_wind": Wind(seat)}
+        ctx = {"self_drawn": self_drawn, "seat_wind": Wind(seat)}  # no prevalent wind at this table
         e = ev(h, **ctx)
         assert e.is_win
         hidden = [_ORACLE_TILE[t] for t in h.concealed]

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import Any, ClassVar, TypeVar
 
-from engine.errors import BadOptionError, BadTileError
+from engine.errors import BadContextError, BadOptionError, BadTileError
 from engine.hand import Hand, WinContext
 from engine.results import Analysis, Evaluation, FanDef
 from engine.shapes import ShapeKind
@@ -63,6 +63,10 @@ from engine.tiles import NUM_KINDS, format_tile, tile_name
 
 ALL_TILES: frozenset[int] = frozenset(range(NUM_KINDS))
 CONTEXT_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(WinContext) if f.name != "extra")
+# Each WinContext field with its default: a field left at its default is "not sent" (proto3 cannot tell
+# an explicit default from an unset field).
+CONTEXT_DEFAULTS: tuple[tuple[str, Any], ...] = tuple(
+    (name, getattr(WinContext(), name)) for name in CONTEXT_FIELDS)
 
 
 class Scope(Enum):
@@ -223,6 +227,11 @@ class RuleSet:
     the table's unit; `meets_minimum` says whether it did). `score`: hand, context, options -> Evaluation
     (tiles and shared context checks already done). `check_context`: its own context checks
     (CONTRADICTORY_CONTEXT). `allow_quad_pairs`: may four of a kind count as two of the seven pairs.
+    `red_fives`: the rule set reads `Hand.red_fives` (Riichi); elsewhere red fives given are BAD_CONTEXT.
+
+    No silent fields: a WinContext field outside `context_fields` that a request sets (to anything but its
+    default) is BAD_CONTEXT naming it (`check_unread`, run by `engine.api.evaluate`), so a client never gets
+    an answer that silently differs from what it asked.
     """
 
     name: str
@@ -241,13 +250,27 @@ class RuleSet:
     # checked) where its answer adds to the shared analysis (Sichuan: the void suit, the wall's-end value);
     # None: engine.analysis over `tiles`.
     analyze: Callable[[Hand, Sequence[int], Any], Analysis] | None = None
+    red_fives: bool = False
     default_options: Options = field(init=False)
+    unread_context: tuple[tuple[str, Any], ...] = field(init=False)
 
     def __post_init__(self) -> None:
         unknown = [f for f in self.context_fields if f not in CONTEXT_FIELDS]
         if unknown:
             raise ValueError(f"rule set {self.name}: unknown context fields {unknown}")
         object.__setattr__(self, "default_options", self.options_type())
+        object.__setattr__(self, "unread_context",
+                           tuple((n, d) for n, d in CONTEXT_DEFAULTS if n not in self.context_fields))
+
+    def check_unread(self, hand: Hand, context: WinContext) -> None:
+        """BAD_CONTEXT naming the first field the request sets that this rule set does not read."""
+        for name, default in self.unread_context:
+            if getattr(context, name) != default:
+                raise BadContextError(f"{name}: {self.name} does not read this field ({self.title} has no use for "
+                                      "it); leave it unset", name)
+        if hand.red_fives and not self.red_fives:
+            raise BadContextError(f"red_fives: {self.name} plays no red fives; leave hand.red_fives empty",
+                                  "red_fives")
 
     # The names the rest of the engine has always used.
     @property

@@ -55,6 +55,7 @@ RULE_SET = RuleSet(
                     "prevalent_wind", "flowers", "flower_tiles", "heavenly", "earthly", "riichi", "double_riichi",
                     "ippatsu", "dora_indicators", "ura_dora_indicators", "honba", "riichi_sticks", "discarded_by"),
     minimum=1,
+    red_fives=True,
     score=evaluate,
     check_context=check_context,
     allow_quad_pairs=False,
