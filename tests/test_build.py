@@ -96,3 +96,16 @@ def test_a_flag_that_is_not_a_bool_is_bad_context(flag: str, value: object) -> N
 def test_a_meld_flag_that_is_not_a_bool_is_bad_meld(name: str) -> None:
     with pytest.raises(BadMeldError, match=name):
         make_meld(MeldKind.KONG, (5,) * 4, **{name: 1})  # type: ignore[arg-type]
+
+
+def test_code_generation_is_a_build_requirement_not_a_runtime_one() -> None:
+    """grpcio-tools generates mjsvc/gen at build time (setup.py, make proto); an installed service never imports
+    it, so it is a build requirement and a development extra, not a dependency of the wheel."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert not [d for d in project["project"]["dependencies"] if d.startswith("grpcio-tools")]
+    assert [d for d in project["build-system"]["requires"] if d.startswith("grpcio-tools")]
+    assert [d for d in project["project"]["optional-dependencies"]["dev"] if d.startswith("grpcio-tools")]
+    runtime = [p for p in (ROOT / "mjsvc").rglob("*.py") if "gen" not in p.parts and p.name != "protogen.py"]
+    assert not [p for p in runtime if "grpc_tools" in p.read_text()]
