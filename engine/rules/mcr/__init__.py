@@ -18,7 +18,8 @@ from engine import shapes
 from engine.rules.mcr import facts, predicates, scoring
 from engine.rules.mcr import tables as mcr_tables
 from engine.rules.mcr.catalogue import TABLE
-from engine.rules.model import ALL_TILES, NoOptions, RuleSet
+from engine.rules.mcr.options import McrOptions
+from engine.rules.model import ALL_TILES, RuleSet
 from engine.shapes import ShapeKind
 from engine.tables import TABLES
 
@@ -28,10 +29,11 @@ RULE_SET = RuleSet(
     table=TABLE,
     tiles=ALL_TILES,
     shapes=frozenset(ShapeKind),
-    options_type=NoOptions,
-    # what the fans read; `extra`, the Riichi and Sichuan facts and the two-player flags are ignored
+    options_type=McrOptions,
+    # what the fans and the payments read (`flower_tiles`: Flower Tiles by which flowers; `discarded_by`: who
+    # pays); any other field is refused
     context_fields=("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
-                    "seat_wind", "prevalent_wind", "flowers"),
+                    "seat_wind", "prevalent_wind", "flowers", "flower_tiles", "discarded_by"),
     minimum=8,
     score=scoring.evaluate,
     allow_quad_pairs=True,
