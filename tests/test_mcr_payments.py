@@ -19,6 +19,7 @@ from engine import api
 from engine.errors import BadContextError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Flower, WinContext, Wind, winning_hand
 from engine.rules.mcr.catalogue import MCRFan
+from engine.rules.mcr import scoring
 from engine.rules.mcr.payments import seat_of
 from engine.tiles import parse_tile, parse_tiles
 from mjsvc import convert
@@ -110,6 +111,14 @@ def test_left_is_the_player_before_the_winner() -> None:
     assert seat_of(Wind.SOUTH, ClaimedFrom.LEFT) == Wind.EAST
     assert seat_of(Wind.NORTH, ClaimedFrom.RIGHT) == Wind.EAST
     assert seat_of(Wind.WEST, ClaimedFrom.ACROSS) == Wind.EAST
+
+
+def test_the_scoring_pays_the_seat_seat_of_names() -> None:
+    for winner in Wind:
+        for claimed in (ClaimedFrom.LEFT, ClaimedFrom.ACROSS, ClaimedFrom.RIGHT):
+            paid = dict(scoring.payments(20, winner, False, claimed))
+            assert paid[seat_of(winner, claimed)] == -28 and paid[winner] == 44 and sum(paid.values()) == 0
+        assert dict(scoring.payments(20, winner, True, ClaimedFrom.NONE))[winner] == 84
 
 
 def test_robbing_a_kong_the_robbed_player_pays_as_discarder() -> None:

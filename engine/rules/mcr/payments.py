@@ -12,7 +12,9 @@ that names no discarder has no payments (the points still say what the hand is w
 a self-drawn win naming a discarder is CONTRADICTORY_CONTEXT (engine.rules.mcr.scoring.evaluate). A hand
 below the 8-point minimum cannot be won and has no payments.
 
-The two-player table (engine.rules.mcr2p) pays by the same base between its two players: `two_player`.
+The four-player rule is `engine.rules.mcr.scoring.payments` (compiled with the scoring, it runs for every
+decomposition); the two-player table (engine.rules.mcr2p) pays by the same base between its two players:
+`two_player` here. `seat_of` names the discarder's seat.
 """
 
 from __future__ import annotations
@@ -30,19 +32,6 @@ _OFFSET: Final = (0, 3, 2, 1)  # by ClaimedFrom value: NONE, LEFT, ACROSS, RIGHT
 def seat_of(winner: Wind, discarded_by: ClaimedFrom) -> Wind:
     """The seat of the player `discarded_by` names, relative to the winner (LEFT: the one before)."""
     return SEATS[(int(winner) + _OFFSET[int(discarded_by)]) % 4]
-
-
-def four_player(total: int, winner: Wind, self_drawn: bool, discarded_by: ClaimedFrom) -> tuple[tuple[int, int], ...]:
-    """Every seat's signed change (seat wind value, amount), East first, summing to zero; () when a win on
-    a discard names no discarder."""
-    if self_drawn:
-        each = total + BASE
-        return tuple([(int(w), 3 * each if w == winner else -each) for w in SEATS])
-    if discarded_by == ClaimedFrom.NONE:
-        return ()
-    discarder = seat_of(winner, discarded_by)
-    won = total + 3 * BASE
-    return tuple([(int(w), won if w == winner else -(total + BASE) if w == discarder else -BASE) for w in SEATS])
 
 
 def two_player(total: int, winner: Wind, loser: Wind) -> tuple[tuple[int, int], ...]:

@@ -40,7 +40,6 @@ from typing import Final
 from engine.errors import BadContextError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, WinContext
 from engine.results import Evaluation, FanHit, Scoring
-from engine.rules.mcr import payments as pay
 from engine.rules.mcr import predicates as P
 from engine.rules.mcr import rulebook
 from engine.rules.mcr import tables as mcr_tables
@@ -316,8 +315,28 @@ def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d:
     if base < 8:  # below the minimum: not a legal win, nobody pays
         return Scoring(tuple(out), total, False, d)
     ctx = h.ctx
-    return Scoring(tuple(out), total, True, d,
-                   payments=pay.four_player(total, ctx.seat_wind, h.self_drawn, ctx.discarded_by))
+    return Scoring(tuple(out), total, True, d, payments=payments(total, ctx.seat_wind, h.self_drawn, ctx.discarded_by))
+
+
+# The competition rule's base (engine.rules.mcr.payments), and by ClaimedFrom value (NONE, LEFT, ACROSS, RIGHT)
+# how many seats after the winner's, in turn order, the discarder sits.
+_BASE: Final = 8
+_DISCARDER_OFFSET: Final = (0, 3, 2, 1)
+
+
+def payments(total: int, winner: int, self_drawn: bool, discarded_by: int) -> tuple[tuple[int, int], ...]:
+    """Every seat's signed change for a win worth `total` (flowers included), as (seat wind value, amount),
+    East first, summing to zero (the rule and its source: engine.rules.mcr.payments). Self-drawn: each of
+    the three pays total + 8; on a discard: the discarder total + 8, the other two 8 each; () when a win on a
+    discard names no discarder (`discarded_by` 0)."""
+    if self_drawn:
+        each = total + _BASE
+        return tuple([(w, 3 * each if w == winner else -each) for w in range(4)])
+    if discarded_by == 0:
+        return ()
+    discarder = (winner + _DISCARDER_OFFSET[discarded_by]) % 4
+    won = total + 3 * _BASE
+    return tuple([(w, won if w == winner else -(total + _BASE) if w == discarder else -_BASE) for w in range(4)])
 
 
 def _division_key(d: Decomposition) -> tuple[int, ...]:
