@@ -18,8 +18,8 @@ import pytest
 from engine import api
 from engine.errors import BadContextError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Flower, WinContext, Wind, winning_hand
-from engine.rules.mcr.catalogue import MCRFan
 from engine.rules.mcr import scoring
+from engine.rules.mcr.catalogue import MCRFan
 from engine.rules.mcr.payments import seat_of
 from engine.tiles import parse_tile, parse_tiles
 from mjsvc import convert
