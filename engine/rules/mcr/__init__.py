@@ -1,7 +1,27 @@
 """Chinese Official (MCR, 国标麻将) rules: the 81 fans, scored exactly as pymahjonggb scores them.
 
 catalogue.py holds the fans as data, predicates.py one rule per fan, facts.py what the rules read,
-scoring.py the mechanism (five principles, every decomposition, the best first).
+scoring.py the mechanism (five principles, every decomposition, the best first) and the payments,
+options.py the one option, rulebook.py the other convention, payments.py the payment rule's source.
+
+Rulings and sources (docs/rules/mcr.md says the same for readers):
+
+* Conventions (`options.mcr.convention`): CHINESE, the default, is the Chinese convention as
+  ChineseOfficialMahjongHelper / pymahjonggb score it (tests/test_mcr_oracle.py); RULEBOOK is the English
+  rulebook of 2006 (WMO, "Mahjong Competition Rules") where it differs, exactly four rulings: (a) Two
+  Concealed Kongs is 8 points, (b) a melded plus a concealed kong is Two Melded Kongs + Concealed Kong, not
+  the 5-point 明暗杠 (id 82), (c) the concealed-hand fans (Seven Pairs, Thirteen Orphans, the honours-and-
+  knitted hands, Nine Gates, Seven Shifted Pairs, Four Concealed Pungs) do not waive Fully Concealed Hand,
+  (d) All Green does not waive Half Flush. Sources in rulebook.py; tests/test_mcr_conventions.py shows on
+  the shared reference cases that nothing else changes.
+* Flowers: fan 81 Flower Tiles, one point per flower, from `flowers` (a count) or `flower_tiles` (which
+  ones); both given must agree (BAD_CONTEXT naming flower_tiles). They count in the total and the
+  payments, never toward the 8-point minimum.
+* Payments (`Scoring.payments`, every seat, summing to zero): the competition rule, base 8 (payments.py):
+  self-drawn, each of the three pays total + 8; on a discard, the discarder (`discarded_by`, relative to the
+  winner at `seat_wind`; a robbed kong's owner) pays total + 8 and the other two 8. A discard win without
+  `discarded_by` has no payments; a self-draw naming a discarder is CONTRADICTORY_CONTEXT; a hand under the
+  minimum has none.
 
 Speed comes from tables keyed on small values that recur across different hands (one suit's counts,
 which kinds are held, the situation, the tiles of a family of sets, a set of fan ids), never on a whole
