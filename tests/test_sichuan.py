@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import api
-from engine.errors import EngineError
+from engine.errors import BadMeldError, EngineError
 from engine.hand import (
     ClaimedFrom,
     Meld,
@@ -29,7 +29,7 @@ from engine.rules.sichuan.fans import Fan
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
 from engine.rules.sichuan.payments import seat_from
 from engine.shapes import ShapeKind
-from engine.tiles import parse_tile, parse_tiles
+from engine.tiles import parse_tile, parse_tiles, suit_of
 
 E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH
 MIL = SichuanOptions()
@@ -468,11 +468,15 @@ def test_list_fans() -> None:
 def test_max_value_fast_path_matches_every_tile_tried(void: Suit | None) -> None:
     """Analyze tries only the shared analysis's waits; trying all 27 tiles gives the same waits and value."""
     from bench.sichuan_cases import situations
-    from engine.rules.sichuan.scoring import wall_end_value
+    from engine.rules.sichuan.ready import wall_end_value
 
     opts = SichuanOptions(void_suit=void)
     for s in situations(150, 5 + (void or 0)):
         h = make_hand(s.hand.concealed, s.hand.melds, sizes=(13,))
+        if void is not None and any(suit_of(m.tiles[0]) == void for m in h.melds):
+            with pytest.raises(BadMeldError, match="void suit"):  # never wins: no shanten (ready.py)
+                api.analyze(h, (), "sichuan", opts)
+            continue
         a = api.analyze(h, (), "sichuan", opts)
         value, waits = wall_end_value(h, opts)
         assert (a.max_value, tuple(t.tile for t in a.waits)) == (value, waits), str(h)

@@ -52,7 +52,8 @@ from engine.rules.model import RuleSet
 from engine.rules.sichuan.facts import SUITED
 from engine.rules.sichuan.fans import TABLE
 from engine.rules.sichuan.options import SichuanOptions
-from engine.rules.sichuan.scoring import SHAPES, analyze, check_context, score
+from engine.rules.sichuan.ready import analyze
+from engine.rules.sichuan.scoring import SHAPES, check_context, score
 
 CONTEXT_FIELDS = ("self_drawn", "replacement_tile", "robbing_kong", "last_wall_tile", "seat_wind", "heavenly",
                   "earthly", "discarded_by", "void_suit", "after_kong_discard", "seats_out", "prior_kong",

@@ -1,20 +1,16 @@
-"""Scoring a Sichuan win, its payments, its context checks, and the wall's-end value of a ready hand."""
+"""Scoring a Sichuan win, its payments and its context checks (Analyze and the wall's-end value: ready.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from engine import analysis
 from engine.errors import BadContextError, BadMeldError, BadOptionError, ContradictoryContextError
-from engine.hand import ClaimedFrom, Hand, MeldKind, PriorKong, Suit, WinContext, Wind, make_hand
-from engine.results import Analysis, Evaluation, FanHit, Scoring
+from engine.hand import ClaimedFrom, Hand, MeldKind, PriorKong, Suit, WinContext, Wind
+from engine.results import Evaluation, FanHit, Scoring
 from engine.rules.principles import Principles
 from engine.rules.sichuan import payments
-from engine.rules.sichuan.facts import SUITED, Facts, HandFacts, hand_facts
+from engine.rules.sichuan.facts import Facts, HandFacts, hand_facts
 from engine.rules.sichuan.fans import CHENGDU_ROWS, FIND, MIL_ROWS, TABLE, Occurrence
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
 from engine.shapes import Decomposition, ShapeKind, decompositions
-from engine.tiles import suit_of
 
 SHAPES = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS})
 DEALER = Wind.EAST
@@ -174,48 +170,3 @@ def check_context(hand: Hand, ctx: WinContext, opts: SichuanOptions) -> None:
         if ctx.last_wall_tile or ctx.replacement_tile or ctx.after_kong_discard or ctx.robbing_kong:
             raise ContradictoryContextError(f"{first_turn}: a first-turn win is not on the last tile or "
                                             "after a kong", first_turn)
-
-
-# ---------------------------------------------------------------------------------------------
-# The wall's end (查大叫)
-
-_WALL_END = WinContext(discarded_by=ClaimedFrom.LEFT)  # a plain win on a discard: no situation fans
-
-
-def wall_end_value(hand: Hand, opts: SichuanOptions, candidates: Sequence[int] = tuple(SUITED)
-                   ) -> tuple[int, tuple[int, ...]]:
-    """For a 13-tile hand: the most any wait would score (Scoring.points of the best decomposition,
-    a plain win on a discard: no self-draw, kong or last-tile fan) and the waits that win under
-    Sichuan. A tile whose four copies the hand already holds is no wait. (0, ()) when not ready.
-    `candidates`: the tiles to try (Analyze passes the shared analysis's waits, a superset of these)."""
-    held = [0] * 27
-    for t in hand.concealed:
-        held[t] += 1
-    for m in hand.melds:
-        for t in m.tiles:
-            held[t] += 1
-    void = opts.void_suit
-    best, waits = 0, []
-    for t in sorted(candidates):
-        if t not in SUITED or held[t] >= 4 or (void is not None and suit_of(t) == int(void)):
-            continue
-        win = make_hand(hand.concealed, hand.melds, t)
-        ev = score(win, _WALL_END, opts)
-        if ev.is_win and ev.best is not None:
-            waits.append(t)
-            best = max(best, ev.best.points)
-    return best, tuple(waits)
-
-
-def analyze(hand: Hand, visible: Sequence[int], opts: SichuanOptions) -> Analysis:
-    """The shared analysis over the 108 tiles; for a 13-tile hand the waits are those that win under
-    Sichuan (void suit kept) and `max_value` the wall's-end value."""
-    check_hand(hand)
-    kinds = SUITED if opts.void_suit is None else frozenset(t for t in SUITED if suit_of(t) != int(opts.void_suit))
-    base = analysis.analyze(hand, visible, tile_kinds=kinds, allow_quad_pairs=True, shapes=SHAPES)
-    if hand.size != 13 or hand.winning_tile is not None:
-        return base
-    value, winning = wall_end_value(hand, opts, [tc.tile for tc in base.waits])
-    waits = tuple(tc for tc in base.waits if tc.tile in winning)
-    return Analysis(base.shanten, base.shanten_by_shape, waits, base.useful_tiles if base.shanten else waits,
-                    base.useful_count if base.shanten else sum(tc.remaining for tc in waits), base.discards, value)
