@@ -80,7 +80,8 @@ def test_void_suit_tile_in_hand_costs_an_exchange() -> None:
     the void suit: one exchange (throw 5p, keep any tile as the pair's wait)."""
     a = api.analyze(H("234m678m555m5p", "9999s"), (), "sichuan", SichuanOptions(void_suit=Suit.DOTS))
     assert (a.shanten, a.waits) == (1, ())
-    assert {t.tile for t in a.useful_tiles} == {t for t in range(27) if suit_of(t) != Suit.DOTS} - set(parse_tiles("9s"))
+    kept = {t for t in range(27) if suit_of(t) != Suit.DOTS}
+    assert {t.tile for t in a.useful_tiles} == kept - set(parse_tiles("9s"))  # 9s: all four in the kong
     # Without a void suit the hand keeps characters and dots: ready on 5p.
     b = api.analyze(H("234m678m555m5p", "9999p"), (), "sichuan")
     assert (b.shanten, [w.tile for w in b.waits]) == (0, parse_tiles("5p"))
