@@ -66,10 +66,10 @@ def score_decomposition(f: Facts) -> tuple[Scoring, int]:
     counted = _PRINCIPLES[variant].apply(raw)
     hits = sorted((_fan_hit(fid, occs, f) for fid, occs in counted.items()), key=lambda h: (-h.fan.points, h.fan.id))
     uncapped = sum(h.points for h in hits)
-    cap = f.opts.fan_cap
-    first_turn = (f.ctx.heavenly or f.ctx.earthly) and f.opts.heavenly_earthly
-    total = cap if first_turn else min(uncapped, cap)  # MIL: no fan item, the cap itself
-    total = min(total, cap)
+    cap = f.opts.cap
+    # MIL: a first-turn hand scores the cap itself (no fan row); Chengdu prices 天胡 / 地胡 as rows (x32)
+    first_turn = (f.ctx.heavenly or f.ctx.earthly) and f.opts.heavenly_earthly and variant == Variant.MIL
+    total = cap if first_turn else min(uncapped, cap)
     value = 2 ** total
     return Scoring(tuple(hits), total, True, f.dec, points=value, payments=settle(f.ctx, f.opts, value)), uncapped
 
