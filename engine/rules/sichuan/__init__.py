@@ -57,7 +57,7 @@ from engine.rules.sichuan.scoring import SHAPES, check_context, score
 
 CONTEXT_FIELDS = ("self_drawn", "replacement_tile", "robbing_kong", "last_wall_tile", "seat_wind", "heavenly",
                   "earthly", "discarded_by", "void_suit", "after_kong_discard", "seats_out", "prior_kong",
-                  "prior_kong_claimed_from")
+                  "prior_kong_claimed_from", "other_winners", "kong_fed_by")
 
 RULE_SET = RuleSet(
     name="sichuan",

@@ -22,6 +22,15 @@ class Variant(IntEnum):
     CHENGDU = 2  # the Chengdu rule sheet named in the package docstring
 
 
+class KongBloomPayer(IntEnum):
+    """点杠花, a self-drawn win on the replacement tile of a kong fed by a discard (the proto's
+    SichuanKongBloomPayer, same numbers; 0 there is ALL). The Chengdu sheet's room option: "点杠花当自摸，
+    则B按照自摸赢三家。点杠花当炮，则B按照点炮赢一家"."""
+
+    ALL = 1  # 点杠花当自摸: a self-draw, every player still in pays
+    FEEDER = 2  # 点杠花当炮: scored and paid as a win on the feeder's discard
+
+
 # The cap each sheet plays: MIL 4 (dcmshi/sichuan-mahjong's default, x16); Chengdu 6, the x64 its
 # 血战到底 page names as the cap (查花猪: "花猪赔给非花猪玩家封顶倍数（x64）").
 DEFAULT_CAPS = {Variant.MIL: 4, Variant.CHENGDU: 6}
@@ -52,6 +61,10 @@ class SichuanOptions(Options):
                                         "MIL refunds, Chengdu transfers)")
     void_suit: Suit | None = option(None, "the player's void suit, for Analyze (Evaluate reads the win "
                                     "context's void_suit; given both, they must agree)")
+    kong_bloom_payer: KongBloomPayer = option(
+        KongBloomPayer.ALL, "点杠花 (a self-draw on the replacement tile of a kong fed by a discard, "
+        "WinContext.kong_fed_by): all pay as on a self-draw (点杠花当自摸), or the feeder alone as on a discard "
+        "(点杠花当炮)")
 
     def __post_init__(self) -> None:
         if self.fan_cap is not None and (type(self.fan_cap) is not int or self.fan_cap not in FAN_CAPS):

@@ -39,6 +39,12 @@ def still_in(winner: Wind, seats_out: tuple[Wind, ...]) -> tuple[Wind, ...]:
     return tuple(s for s in SEATS if s != winner and s not in seats_out)
 
 
+def kong_money_taker(discarder: Wind, winners: tuple[Wind, ...]) -> Wind:
+    """一炮多响: of several players winning on one discard, the one whose win moves the discarder's kong
+    money (呼叫转移's transfer, or a refund): the first in turn order after the discarder."""
+    return min(winners, key=lambda s: (s - discarder) % 4)
+
+
 def kong_money(kind: PriorKong, declarer: Wind, supplier: Wind | None, paying: tuple[Wind, ...]) -> dict[Wind, int]:
     """What each seat paid the declarer for the kong (payer -> amount). `paying`: seats still in,
     the declarer's own seat excluded."""

@@ -7,7 +7,7 @@ from engine.hand import ClaimedFrom, Hand, MeldKind, PriorKong, Suit, WinContext
 from engine.results import Evaluation, FanHit, Scoring
 from engine.rules.principles import Principles
 from engine.rules.sichuan import payments
-from engine.rules.sichuan.facts import Facts, HandFacts, hand_facts
+from engine.rules.sichuan.facts import Facts, HandFacts, bloom_as_discard, hand_facts
 from engine.rules.sichuan.fans import CHENGDU_ROWS, FIND, MIL_ROWS, TABLE, Occurrence
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
 from engine.shapes import Decomposition, ShapeKind, decompositions
@@ -77,14 +77,23 @@ def score_decomposition(f: Facts) -> tuple[Scoring, int]:
 def settle(ctx: WinContext, opts: SichuanOptions, value: int) -> tuple[tuple[int, int], ...]:
     """Every seat's signed change for this win, (seat wind, amount), East first (see payments.py)."""
     winner = ctx.seat_wind
+    if bloom_as_discard(ctx, opts):  # 点杠花当炮: the feeder pays as if the win were on its discard
+        rows = payments.win_payments(
+            winner=winner, value=value, self_drawn=False, add_base=False,
+            discarder=payments.seat_from(winner, ctx.kong_fed_by), seats_out=ctx.seats_out, kong=PriorKong.NONE,
+            kong_declarer=None, kong_supplier=None, kong_to_winner=False)
+        return tuple((int(seat), amount) for seat, amount in rows)
     discarder = None if ctx.self_drawn else payments.seat_from(winner, ctx.discarded_by)
     supplier = None
     if ctx.prior_kong == PriorKong.EXPOSED and discarder is not None:
         supplier = payments.seat_from(discarder, ctx.prior_kong_claimed_from)
+    kong = ctx.prior_kong
+    if discarder is not None and payments.kong_money_taker(discarder, (winner, *ctx.other_winners)) != winner:
+        kong = PriorKong.NONE  # 一炮多响: the kong money moves with another winner's win
     rows = payments.win_payments(
         winner=winner, value=value, self_drawn=ctx.self_drawn,
         add_base=opts.self_draw == SelfDraw.ADD_BASE, discarder=discarder, seats_out=ctx.seats_out,
-        kong=ctx.prior_kong, kong_declarer=discarder, kong_supplier=supplier,
+        kong=kong, kong_declarer=discarder, kong_supplier=supplier,
         kong_to_winner=ctx.after_kong_discard and opts.transfers_kong_money)
     return tuple((int(seat), amount) for seat, amount in rows)
 
@@ -115,6 +124,36 @@ def check_hand(hand: Hand) -> None:
 
 def _clash(a: str, b: str, why: str) -> None:
     raise ContradictoryContextError(f"{a} and {b}: {why}", a)
+
+
+def _check_other_winners(ctx: WinContext) -> None:
+    """一炮多响: the other winners on the same discard are seats still in, neither the winner nor the discarder."""
+    others = ctx.other_winners
+    if not others:
+        return
+    if any(type(w) is not Wind for w in others):
+        raise BadContextError(f"other_winners: {others!r} is not a list of winds", "other_winners")
+    if len(set(others)) != len(others):
+        raise BadContextError("other_winners: a seat is listed twice", "other_winners")
+    if ctx.self_drawn:
+        _clash("other_winners", "self_drawn", "several players win together only on a discard or a robbed kong")
+    if ctx.seat_wind in others:
+        _clash("other_winners", "seat_wind", "the winner is not one of the other winners")
+    if payments.seat_from(ctx.seat_wind, ctx.discarded_by) in others:
+        _clash("other_winners", "discarded_by", "the discarder does not win on its own discard")
+    if set(others) & set(ctx.seats_out):
+        _clash("other_winners", "seats_out", "a player who has already won does not win again on this discard")
+
+
+def _check_kong_fed_by(ctx: WinContext) -> None:
+    """点杠花: kong_fed_by names who discarded the fourth tile of the kong whose replacement tile won."""
+    if ctx.kong_fed_by == ClaimedFrom.NONE:
+        return
+    if not (ctx.self_drawn and ctx.replacement_tile):
+        _clash("kong_fed_by", "replacement_tile", "a kong's feeder matters only for a self-draw on its "
+               "replacement tile (点杠花)")
+    if payments.seat_from(ctx.seat_wind, ctx.kong_fed_by) in ctx.seats_out:
+        _clash("kong_fed_by", "seats_out", "a player who has already won discards no more")
 
 
 def check_context(hand: Hand, ctx: WinContext, opts: SichuanOptions) -> None:
@@ -157,6 +196,8 @@ def check_context(hand: Hand, ctx: WinContext, opts: SichuanOptions) -> None:
         declarer = payments.seat_from(winner, ctx.discarded_by)
         if payments.seat_from(declarer, ctx.prior_kong_claimed_from) in out:
             _clash("prior_kong_claimed_from", "seats_out", "a player who has already won discards no more")
+    _check_other_winners(ctx)
+    _check_kong_fed_by(ctx)
     first_turn = "heavenly" if ctx.heavenly else ("earthly" if ctx.earthly else "")
     if first_turn:
         if hand.melds:
