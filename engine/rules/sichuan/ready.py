@@ -62,6 +62,27 @@ class _Reader:
         self.opts = opts
         self.m = len(hand.melds)
         self.choices = kept_suit_choices(hand, opts.void_suit)
+        self.values: dict[tuple[tuple[int, ...], int], int] = {}  # (counts, wait) -> wall's-end value
+        # Per kept counts: the shared shanten by shape, and the useful tiles. A discard outside a choice's
+        # suits leaves its kept counts as they were, so the discards of a 14-tile hand share most of these.
+        self._shapes: dict[tuple[int, ...], tuple[tuple[ShapeKind, int], ...]] = {}
+        self._useful: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def kept_shapes(self, kept: list[int]) -> tuple[tuple[ShapeKind, int], ...]:
+        key = tuple(kept)
+        got = self._shapes.get(key)
+        if got is None:
+            got = tuple((kind, v) for kind, v in analysis.shanten_by_shape(kept, self.m) if kind in SHAPES)
+            self._shapes[key] = got
+        return got
+
+    def kept_useful(self, kept: list[int]) -> tuple[int, ...]:
+        key = tuple(kept)
+        got = self._useful.get(key)
+        if got is None:
+            got = analysis.useful_for(kept, self.m, SHAPES)
+            self._useful[key] = got
+        return got
 
     def by_suits(self, c: Sequence[int], size: int) -> list[tuple[frozenset[int], tuple[tuple[ShapeKind, int], ...],
                                                                       int, int]]:
@@ -69,9 +90,9 @@ class _Reader:
         out = []
         free = 0 if size == 13 else 1
         for suits in self.choices:
-            kept = [c[t] if t < len(SUITED) and suit_of(t) in suits else 0 for t in range(NUM_KINDS)]
+            kept = _kept(c, suits)
             k = sum(c) - sum(kept)
-            shapes = tuple((kind, v) for kind, v in analysis.shanten_by_shape(kept, self.m) if kind in SHAPES)
+            shapes = self.kept_shapes(kept)
             f = min(v for _, v in shapes)
             out.append((suits, tuple((kind, max(v, k - free)) for kind, v in shapes), k, f))
         return out
@@ -93,8 +114,13 @@ class _Reader:
         return tuple(sorted(out))
 
     def wins(self, c: Sequence[int], t: int) -> bool:
-        hand = make_hand(_tiles(c), self.hand.melds, t)
-        return score(hand, _WALL_END, self.opts).is_win
+        """Does tile `t` complete a legal win of the concealed counts `c`? Its wall's-end value is kept
+        (`values`) for Analyze's max_value."""
+        ev = score(make_hand(_tiles(c), self.hand.melds, t), _WALL_END, self.opts)
+        if ev.is_win and ev.best is not None:
+            self.values[(tuple(c), t)] = ev.best.points
+            return True
+        return False
 
     def shanten13(self, c: Sequence[int], held: Sequence[int]) -> tuple[int, tuple[tuple[ShapeKind, int], ...],
                                                                          tuple[int, ...], tuple[int, ...]]:
@@ -116,8 +142,7 @@ class _Reader:
             if k > f:
                 useful.update(t for s in suits for t in _KINDS_OF[s])
             else:
-                kept = [c[t] if t < len(SUITED) and suit_of(t) in suits else 0 for t in range(NUM_KINDS)]
-                useful.update(analysis.useful_for(kept, self.m, SHAPES))
+                useful.update(self.kept_useful(_kept(c, suits)))
         return best, by_shape, (), tuple(sorted(t for t in useful if held[t] < 4))
 
     def ready(self, c: Sequence[int], held: Sequence[int]) -> bool:
@@ -173,6 +198,15 @@ def _refuse_melds(hand: Hand, void: Suit | None) -> None:
     raise BadMeldError("melds: no two suits hold every declared meld", "melds")  # not reached
 
 
+def _kept(c: Sequence[int], suits: frozenset[int]) -> list[int]:
+    """The concealed counts of the kept suits (the other suits' and the honours' zeroed)."""
+    out = [0] * NUM_KINDS
+    for s in suits:
+        lo, hi = _KINDS_OF[s][0], _KINDS_OF[s][-1] + 1
+        out[lo:hi] = c[lo:hi]
+    return out
+
+
 def _tiles(c: Sequence[int]) -> list[int]:
     return [t for t, n in enumerate(c) for _ in range(n)]
 
@@ -216,7 +250,7 @@ def analyze(hand: Hand, visible: Sequence[int], opts: SichuanOptions) -> Analysi
         s, by_shape, waits, useful = reader.shanten13(c, held)
         wait_tc = _tile_counts(waits, held, seen)
         useful_tc = wait_tc if s == 0 else _tile_counts(useful, held, seen)
-        value = wall_end_value(hand, opts, waits)[0] if waits else 0
+        value = max((reader.values[(tuple(c), t)] for t in waits), default=0)
         return Analysis(s, by_shape, wait_tc, useful_tc, sum(t.remaining for t in useful_tc), (), value)
     options = []
     for d in range(NUM_KINDS):
