@@ -247,3 +247,32 @@ def test_kong_fed_by_checked() -> None:
     with pytest.raises(ContradictoryContextError):
         api.evaluate(BLOOM, WinContext(seat_wind=S, self_drawn=True, replacement_tile=True,
                                        kong_fed_by=ClaimedFrom.LEFT, seats_out=(E,)), "sichuan")
+
+
+def test_issue_answers_through_mjsvc_batch() -> None:
+    """The three-suit Analyze (issue item 1) and the Chengdu 十八罗汉 (item 3) through `python -m mjsvc batch`
+    of this checkout (proto3 JSON)."""
+    import json
+
+    def tiles(text: str) -> list[str]:
+        return [pb.Tile.Name(t + 1) for t in parse_tiles(text)]
+
+    def kong_json(t: str, concealed: bool = False) -> dict[str, Any]:
+        return {"kind": "MELD_KIND_KONG", "tiles": tiles(t * 4), "concealed": concealed,
+                "claimed_from": "CLAIMED_FROM_UNSPECIFIED" if concealed else "CLAIMED_FROM_LEFT"}
+
+    lines = [
+        {"method": "Analyze", "request": {"rule_set": "sichuan", "hand": {"concealed": tiles("123m456p789s1122s")}}},
+        {"method": "Evaluate", "request": {"rule_set": "sichuan", "hand": {
+            "concealed": tiles("5m"), "winning_tile": "TILE_M5",
+            "melds": [kong_json("2m"), kong_json("8m"), kong_json("3p", True), kong_json("9p")]},
+            "context": {"self_drawn": True, "seat_wind": "WIND_WEST"},
+            "options": {"sichuan": {"variant": "SICHUAN_VARIANT_CHENGDU"}}}},
+    ]
+    env = {**os.environ, "MJSVC_PURE_PYTHON": "1"}
+    proc = subprocess.run([sys.executable, "-m", "mjsvc", "batch"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60, input="\n".join(json.dumps(x) for x in lines) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    analyzed, evaluated = (json.loads(o)["response"] for o in proc.stdout.splitlines())
+    assert analyzed["shanten"] == 3 and not analyzed.get("waits")
+    assert evaluated["best"]["points"] == 64 and evaluated["best"]["fans"][0]["name_zh"] == "十八罗汉"
