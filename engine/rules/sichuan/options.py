@@ -51,7 +51,8 @@ class SichuanOptions(Options):
     variant: Variant = option(Variant.MIL, "the rule sheet: MIL, or the Chengdu app sheet")
     fan_cap: int | None = option(None, "most fan a hand scores, 3-8 (its value is 2 ^ capped fan); unset: the "
                                  "variant's, MIL 4, Chengdu 6 (the sheet's 封顶 x64)", choices=FAN_CAPS)
-    heavenly_earthly: bool = option(True, "heavenly (天胡) and earthly (地胡) hands score the cap")
+    heavenly_earthly: bool = option(True, "heavenly (天胡) and earthly (地胡) hands score: MIL the cap, "
+                                    "Chengdu their rows (x32)")
     self_draw: SelfDraw = option(SelfDraw.ADD_BASE, "a self-draw adds 1 to each payment (自摸加底), "
                                  "1 fan (自摸加番) or nothing (自摸不加倍)")
     concealed_simples: bool = option(False, "Chengdu's 门清中张: +1 fan for a self-drawn hand with nothing "
