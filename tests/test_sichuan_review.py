@@ -188,6 +188,19 @@ def test_kong_money_moves_once_whoever_wins(opts: SichuanOptions, kind: PriorKon
                 assert sum(total.values()) == 0
 
 
+def test_two_robbers_refund_the_added_kong_once() -> None:
+    """抢杠 by two players: the robbed kong never happened, its money (1 from each player still in) goes
+    back once, with the first robber in turn after the kong's declarer (West: North, then South)."""
+    def robbed(seat: Wind, other: Wind) -> WinContext:
+        return WinContext(seat_wind=seat, discarded_by=relative(seat, W), robbing_kong=True,
+                          prior_kong=PriorKong.ADDED, other_winners=(other,))
+    h = hand("123m456m789m13p55p", "2p")  # won on the robbed 2p
+    north = net(api.evaluate(h, robbed(N, S), "sichuan", MIL))
+    south = net(api.evaluate(h, robbed(S, N), "sichuan", MIL))
+    assert north == {E: 1, S: 1, W: -2 - 3, N: 2 + 1}  # the robbery fan: value 2, and the refund
+    assert south == {E: 0, S: 2, W: -2, N: 0}
+
+
 def test_other_winners_checked() -> None:
     h = PLAIN
     for ctx, field in [(shot(N, (N,)), "other_winners"), (shot(N, (W,)), "other_winners"),
