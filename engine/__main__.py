@@ -26,8 +26,9 @@ Melds (`--meld`, repeatable): KIND:TILES[:FLAG,FLAG...]
     e.g. --meld chow:123m --meld kong:5555p:concealed --meld pung:CCC:from=across
 
 Rule options (`--option NAME=VALUE`, repeatable): the rule set's options by name, e.g. for sichuan
-variant=1|2 (MIL, Chengdu), fan_cap=3|4, heavenly_earthly=true|false, self_draw=1|2|3 (add base,
-add fan, no bonus), concealed_simples=true|false, call_transfer=true|false, void_suit=m|p|s.
+variant=1|2 (MIL, Chengdu), fan_cap=3..8, heavenly_earthly=true|false, self_draw=1|2|3 (add base,
+add fan, no bonus), concealed_simples=true|false, call_transfer=true|false, void_suit=m|p|s,
+kong_bloom_payer=all|feeder (点杠花).
 For hk: min_faan, limit, points_table, payment, self_draw_double, flowers; an enum option also takes its
 value's name (points_table=doubling, payment=discarder_pays_all).
 For guangdong: a list of tiles for ghosts (ghosts=P, ghosts=5m6m); see engine/rules/guangdong/options.py
@@ -263,6 +264,7 @@ def cmd_score(args: argparse.Namespace) -> str:
         seats_out=tuple(parse_wind(w, "seats_out") for w in args.seats_out.split(",") if w.strip()),
         prior_kong=_prior_kong(args.prior_kong),
         prior_kong_claimed_from=parse_seat(args.prior_kong_from, "prior_kong_claimed_from"),
+        other_winners=tuple(parse_wind(w, "other_winners") for w in args.other_winners.split(",") if w.strip()),
         flower_tiles=parse_flowers(args.flower_tiles),
         follow_dealer=args.follow_dealer,
         horse_tiles=tuple(parse_tiles(args.horses, "horse_tiles")) if args.horses else (),
@@ -365,6 +367,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--void-suit", default="", help="sichuan: the void suit, m, p or s")
     s.add_argument("--seats-out", default="", help="sichuan: seats that have already won, e.g. W,N")
     s.add_argument("--after-kong-discard", action="store_true", help="sichuan: 杠上炮")
+    s.add_argument("--other-winners", default="", help="sichuan 一炮多响: the other seats winning on this discard, "
+                   "e.g. S (the kong money moves with the first winner in turn after the discarder)")
     s.add_argument("--prior-kong", default="", help="sichuan: the kong whose money moves: " + ", ".join(_PRIOR_KONGS))
     s.add_argument("--prior-kong-from", default="", help="sichuan: an exposed prior kong's fourth tile came "
                    "from (left, across, right of its declarer)")

@@ -767,3 +767,14 @@ def _tile_counts(tiles: Collection[int], tile_kinds: frozenset[int], held: Seque
         gone = held[t] + seen[t]
         out.append(_TILE_COUNTS[t][4 - gone if gone < 4 else 0][held[t] >= 4])
     return tuple(out)
+
+
+def useful_for(counts: Sequence[int], n_melds: int, shapes: frozenset[ShapeKind],
+               allow_quad_pairs: bool = True) -> tuple[int, ...]:
+    """`useful_tiles` over the shapes a rule set plays: tiles (fewer than four in `counts`) whose draw
+    lowers the combined shanten of those shapes. `counts` may hold fewer than 13 tiles (the tiles a rule
+    set keeps, e.g. Sichuan's two suits): the missing tiles are junk to exchange."""
+    keys, infos = _parts(counts)
+    every = _allowed(_by_shape(keys, infos, n_melds, allow_quad_pairs), shapes)
+    target = min([v for _, v in every])
+    return _useful(counts, keys, infos, n_melds, allow_quad_pairs, every, target)

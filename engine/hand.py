@@ -278,8 +278,8 @@ class WinContext:
 
     Each rule set reads only the fields it declares; the others are ignored (heavenly/earthly/
     ready_declared/heavenly_ready: mcr2p; riichi ... riichi_sticks: Riichi; void_suit,
-    after_kong_discard, seats_out, prior_kong, prior_kong_claimed_from: Sichuan;
-    flower_tiles: hk; follow_dealer, horse_tiles, kong_fed_by: Guangdong).
+    after_kong_discard, seats_out, prior_kong, prior_kong_claimed_from, other_winners: Sichuan;
+    flower_tiles: hk; follow_dealer, horse_tiles: Guangdong; kong_fed_by: Guangdong and Sichuan).
     """
 
     self_drawn: bool = False
@@ -310,6 +310,7 @@ class WinContext:
     seats_out: tuple[Wind, ...] = ()
     prior_kong: PriorKong = PriorKong.NONE
     prior_kong_claimed_from: ClaimedFrom = ClaimedFrom.NONE  # EXPOSED: from whom, seen from the kong's declarer
+    other_winners: tuple[Wind, ...] = ()  # 一炮多响: the other seats winning on this discard (kong money moves once)
     # Hong Kong: which flowers the winner holds (the count alone cannot tell the seat's flowers)
     flower_tiles: tuple[Flower, ...] = ()
     # Guangdong 推倒胡

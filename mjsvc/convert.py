@@ -140,6 +140,7 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
         seats_out=tuple(_wind(w, f"{field}.seats_out") for w in msg.seats_out),
         prior_kong=_prior_kong(msg.prior_kong, f"{field}.prior_kong"),
         prior_kong_claimed_from=_claimed_from(msg.prior_kong_claimed_from, f"{field}.prior_kong_claimed_from"),
+        other_winners=tuple(_wind(w, f"{field}.other_winners") for w in msg.other_winners),
         flower_tiles=_flowers(msg.flower_tiles, f"{field}.flower_tiles") if msg.flower_tiles else (),
         follow_dealer=msg.follow_dealer,
         horse_tiles=tuple(tiles_from_proto(msg.horse_tiles, f"{field}.horse_tiles")),

@@ -69,7 +69,7 @@ def _others(name: str, value: Any, hand: Hand) -> list[Any]:
     if name in ("dora_indicators", "ura_dora_indicators", "horse_tiles"):
         # the tile before a held kind indicates it as dora; a horse is read by its rank
         return [t for t in ((), (kinds[0],), (max(kinds[0] - 1, 0),), (kinds[-1], kinds[0])) if t != value]
-    if name == "seats_out":
+    if name in ("seats_out", "other_winners"):
         return [s for s in ((), (Wind.SOUTH,), (Wind.WEST, Wind.NORTH)) if s != value]
     if name == "flower_tiles":
         return [f for f in ((), (Flower.PLUM,), (Flower.SPRING, Flower.ORCHID)) if f != value]

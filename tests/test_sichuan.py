@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import api
-from engine.errors import EngineError
+from engine.errors import BadMeldError, EngineError
 from engine.hand import (
     ClaimedFrom,
     Meld,
@@ -29,7 +29,7 @@ from engine.rules.sichuan.fans import Fan
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
 from engine.rules.sichuan.payments import seat_from
 from engine.shapes import ShapeKind
-from engine.tiles import parse_tile, parse_tiles
+from engine.tiles import parse_tile, parse_tiles, suit_of
 
 E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH
 MIL = SichuanOptions()
@@ -107,7 +107,7 @@ def test_five_copies() -> None:
 
 def test_bad_options() -> None:
     h = hand(PLAIN, "5p")
-    assert code_of(lambda: api.evaluate(h, discard(), "sichuan", {"fan_cap": 5})) == ("BAD_OPTION",
+    assert code_of(lambda: api.evaluate(h, discard(), "sichuan", {"fan_cap": 9})) == ("BAD_OPTION",
                                                                                     "options.sichuan.fan_cap")
     assert code_of(lambda: api.evaluate(h, discard(), "sichuan", {"variant": 7}))[0] == "BAD_OPTION"
     assert code_of(lambda: api.evaluate(h, discard(), "sichuan", {"caps": 3}))[0] == "BAD_OPTION"
@@ -389,20 +389,26 @@ GOLDEN = [
     Golden("将对", hand("222m555m888m222p5p", "5p"), discard(), {Fan.TWO_FIVE_EIGHT_PUNGS: 1}, 3, 8),
     Golden("龙七对", hand("1111m33m55m22p44p6p", "6p"), discard(), {Fan.DRAGON_SEVEN_PAIRS: 1}, 4, 16),
     Golden("龙七对 + 根", hand("1111m3333m22p44p6p", "6p"), discard(), {Fan.DRAGON_SEVEN_PAIRS: 1, Fan.CD_ROOT: 1},
-           4, 16),
+           5, 32),
     Golden("清七对", hand("11m22m44m55m66m88m9m", "9m"), discard(), {Fan.PURE_SEVEN_PAIRS: 1}, 4, 16),
     Golden("清七对, cap 3", hand("11m22m44m55m66m88m9m", "9m"), discard(), {Fan.PURE_SEVEN_PAIRS: 1}, 3, 8,
            SichuanOptions(variant=Variant.CHENGDU, fan_cap=3)),
-    Golden("清幺九", hand("123m123m789m789m9m", "9m"), discard(), {Fan.PURE_TERMINALS: 1, Fan.CD_ROOT: 1}, 4, 16),
+    Golden("清幺九", hand("123m123m789m789m9m", "9m"), discard(), {Fan.PURE_TERMINALS: 1, Fan.CD_ROOT: 1}, 5, 32),
     Golden("将金钩钓", hand("5p", "5p", pung("2m"), pung("5m"), pung("8m"), pung("2p")), discard(),
            {Fan.TWO_FIVE_EIGHT_GOLDEN_HOOK: 1}, 4, 16),
     Golden("清金钩钓", hand("9m", "9m", pung("1m"), pung("3m"), pung("5m"), pung("7m")), discard(),
            {Fan.PURE_GOLDEN_HOOK: 1}, 4, 16),
-    Golden("清龙七对", hand("1111m22m33m55m66m8m", "8m"), discard(), {Fan.PURE_DRAGON_SEVEN_PAIRS: 1}, 4, 16),
+    Golden("清龙七对", hand("1111m22m33m55m66m8m", "8m"), discard(), {Fan.PURE_DRAGON_SEVEN_PAIRS: 1}, 5, 32),
     Golden("十八罗汉", hand("9p", "9p", kong("2m", "concealed"), kong("5m"), kong("3p"), kong("7p")), discard(),
-           {Fan.EIGHTEEN_ARHATS: 1}, 4, 16),
-    Golden("清十八罗汉", hand("9m", "9m", kong("1m"), kong("3m"), kong("5m"), kong("7m")), discard(),
-           {Fan.PURE_EIGHTEEN_ARHATS: 1}, 4, 16),
+           {Fan.EIGHTEEN_ARHATS: 1}, 6, 64),
+    Golden("清十八罗汉, the x64 cap", hand("9m", "9m", kong("1m"), kong("3m"), kong("5m"), kong("7m")), discard(),
+           {Fan.PURE_EIGHTEEN_ARHATS: 1}, 6, 64),
+    Golden("清十八罗汉, fan_cap 8", hand("9m", "9m", kong("1m"), kong("3m"), kong("5m"), kong("7m")), discard(),
+           {Fan.PURE_EIGHTEEN_ARHATS: 1}, 8, 256, SichuanOptions(variant=Variant.CHENGDU, fan_cap=8)),
+    Golden("十八罗汉, fan_cap 4", hand("9p", "9p", kong("2m", "concealed"), kong("5m"), kong("3p"), kong("7p")),
+           discard(), {Fan.EIGHTEEN_ARHATS: 1}, 4, 16, SichuanOptions(variant=Variant.CHENGDU, fan_cap=4)),
+    Golden("清龙七对 + 根, fan_cap 8", hand("1111m2222m33m55m8m", "8m"), discard(),
+           {Fan.PURE_DRAGON_SEVEN_PAIRS: 1, Fan.CD_ROOT: 1}, 6, 64, SichuanOptions(variant=Variant.CHENGDU, fan_cap=8)),
     Golden("根 (a kong is one)", hand("123m456m789m1p", "1p", kong("5p")), discard(),
            {Fan.BASIC_WIN: 1, Fan.CD_ROOT: 1}, 1, 2),
     Golden("杠上花", hand("123m456m789m1p", "1p", kong("5p")), drawn(replacement_tile=True),
@@ -418,11 +424,13 @@ GOLDEN = [
            discard(robbing_kong=True, prior_kong=PriorKong.ADDED), {Fan.BASIC_WIN: 1, Fan.ROBBING_THE_KONG: 1}, 1, 2,
            payments={E: -2 - 3, S: 2 + 1, W: 1, N: 1}),
     Golden("no 海底 on this sheet", hand(PLAIN, "5p"), discard(last_wall_tile=True), {Fan.BASIC_WIN: 1}, 0, 1),
-    Golden("天胡", hand(PLAIN, "5p"), drawn(seat_wind=E, heavenly=True), {Fan.HEAVENLY: 1}, 4, 16,
-           payments={E: 51, S: -17, W: -17, N: -17}),
+    Golden("天胡", hand(PLAIN, "5p"), drawn(seat_wind=E, heavenly=True), {Fan.HEAVENLY: 1}, 5, 32,
+           payments={E: 99, S: -33, W: -33, N: -33}),
+    Golden("天胡, fan_cap 4", hand(PLAIN, "5p"), drawn(seat_wind=E, heavenly=True), {Fan.HEAVENLY: 1}, 4, 16,
+           SichuanOptions(variant=Variant.CHENGDU, fan_cap=4), payments={E: 51, S: -17, W: -17, N: -17}),
     Golden("天胡 off", hand(PLAIN, "5p"), drawn(seat_wind=E, heavenly=True), {Fan.BASIC_WIN: 1}, 0, 1,
            SichuanOptions(variant=Variant.CHENGDU, heavenly_earthly=False)),
-    Golden("地胡", hand(PLAIN, "5p"), drawn(earthly=True), {Fan.EARTHLY: 1}, 4, 16),
+    Golden("地胡", hand(PLAIN, "5p"), drawn(earthly=True), {Fan.EARTHLY: 1}, 5, 32),
     Golden("自摸加底", hand(PLAIN, "5p"), drawn(), {Fan.BASIC_WIN: 1}, 0, 1, payments={E: -2, S: 6, W: -2, N: -2}),
     Golden("自摸加番", hand(PLAIN, "5p"), drawn(), {Fan.BASIC_WIN: 1, Fan.SELF_DRAWN: 1}, 1, 2,
            SichuanOptions(variant=Variant.CHENGDU, self_draw=SelfDraw.ADD_FAN), payments={E: -2, S: 6, W: -2, N: -2}),
@@ -468,11 +476,15 @@ def test_list_fans() -> None:
 def test_max_value_fast_path_matches_every_tile_tried(void: Suit | None) -> None:
     """Analyze tries only the shared analysis's waits; trying all 27 tiles gives the same waits and value."""
     from bench.sichuan_cases import situations
-    from engine.rules.sichuan.scoring import wall_end_value
+    from engine.rules.sichuan.ready import wall_end_value
 
     opts = SichuanOptions(void_suit=void)
     for s in situations(150, 5 + (void or 0)):
         h = make_hand(s.hand.concealed, s.hand.melds, sizes=(13,))
+        if void is not None and any(suit_of(m.tiles[0]) == void for m in h.melds):
+            with pytest.raises(BadMeldError, match="void suit"):  # never wins: no shanten (ready.py)
+                api.analyze(h, (), "sichuan", opts)
+            continue
         a = api.analyze(h, (), "sichuan", opts)
         value, waits = wall_end_value(h, opts)
         assert (a.max_value, tuple(t.tile for t in a.waits)) == (value, waits), str(h)
@@ -497,5 +509,5 @@ def test_cli_score_and_analyze() -> None:
     assert "payments: East -2, South +2, West +0, North +0" in out.stdout
     out = _cli("analyze", "1122334455667m", "--rule-set", "sichuan", "--option", "fan_cap=3")
     assert out.returncode == 0 and "Most a wait would score (wall's end): 8" in out.stdout
-    out = _cli("analyze", "1122334455667m", "--rule-set", "sichuan", "--option", "fan_cap=5")
+    out = _cli("analyze", "1122334455667m", "--rule-set", "sichuan", "--option", "fan_cap=9")
     assert out.returncode == 2 and "BAD_OPTION" in out.stderr and "options.sichuan.fan_cap" in out.stderr

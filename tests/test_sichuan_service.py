@@ -73,7 +73,7 @@ def test_batch_evaluate_analyze_list_fans() -> None:
                "melds": [{"kind": "MELD_KIND_CHOW", "tiles": T("123m"), "claimed_from": "CLAIMED_FROM_LEFT"}]}},
      "BAD_MELD", "hand.melds[0].kind"),
     ({"hand": {"concealed": T("1111m23m456m789p5p"), "winning_tile": "TILE_M1"}}, "TOO_MANY_COPIES", "hand.concealed"),
-    ({"hand": PUNGS, "context": CTX, "options": {"sichuan": {"fan_cap": 5}}}, "BAD_OPTION",
+    ({"hand": PUNGS, "context": CTX, "options": {"sichuan": {"fan_cap": 9}}}, "BAD_OPTION",
      "options.sichuan.fan_cap"),
     ({"hand": PUNGS, "context": CTX, "options": {"sichuan": {"void_suit": "SUIT_DOTS"}}}, "BAD_OPTION",
      "options.sichuan.void_suit"),
@@ -110,7 +110,7 @@ def test_server_answers_equal_the_engine_for_every_seat_and_option(stub: mahjong
             for rel in (ClaimedFrom.LEFT, ClaimedFrom.ACROSS, ClaimedFrom.RIGHT):
                 for opts in ({}, {"fan_cap": 3}, {"variant": "SICHUAN_VARIANT_CHENGDU"}):
                     got = stub.Evaluate(_request(seat, rel, opts))
-                    engine_opts = SichuanOptions(**{"fan_cap": opts.get("fan_cap", 4),
+                    engine_opts = SichuanOptions(**{"fan_cap": opts.get("fan_cap"),
                                                     "variant": Variant.CHENGDU if "variant" in opts else Variant.MIL})
                     ctx = WinContext(seat_wind=seat, discarded_by=rel, void_suit=Suit.BAMBOO)
                     want = convert.evaluation_to_proto(api.evaluate(hand, ctx, "sichuan", engine_opts))

@@ -23,10 +23,27 @@ Two rule sheets (option `variant`), their tables in fans.py:
   already price theirs), 杠上花, 杠上炮, 抢杠胡 +1 each; the room options 门清 and 中张 (断幺九) +1
   each under `concealed_simples`.
 
-Options (options.py): fan_cap 3 or 4 (default 4); heavenly_earthly (default on): heavenly and earthly
-hands score the cap (MIL shows the hand's own fans with the capped total; Chengdu's 天胡 / 地胡 rows are
-worth 5, over either cap); self_draw: 自摸加底 (default; each payer pays value + 1), 自摸加番 (+1 fan,
-the Self-Drawn row) or nothing; call_transfer (呼叫转移, default: Chengdu yes, MIL no).
+Options (options.py, each with its source in docs/rules/sichuan.md): fan_cap 3-8, unset the variant's:
+MIL 4 (the reference engine's default), Chengdu 6 (the sheet's 查花猪 pays "封顶倍数（x64）"); 8 is the
+dearest figure the sheet prints (清十八罗汉 x256), so a room can play the sheet's prices uncapped.
+heavenly_earthly (default on): MIL scores a heavenly or earthly hand at the cap (the hand's own fans
+shown, the capped total); Chengdu prices 天胡 / 地胡 by their rows, 5 fan (x32), capped like any hand.
+self_draw: 自摸加底 (default; each payer pays value + 1), 自摸加番 (+1 fan, the Self-Drawn row) or
+nothing; call_transfer (呼叫转移, default: Chengdu yes, MIL no); kong_bloom_payer (点杠花, the Chengdu
+sheet's room option): ALL (default, 点杠花当自摸: a self-draw) or FEEDER (点杠花当炮: the feeder named by
+WinContext.kong_fed_by pays alone, as on a discard: no 自摸加底 / 自摸加番; 杠上花 still counts).
+
+一炮多响 (several players win on one discard): the Chengdu sheet settles each winner with the discarder
+alone ("点炮者与每个被点炮者单独结算"), so each win is its own Evaluate; but the discarder's kong money
+(呼叫转移's transfer, or a refund) exists once. The sheet does not say who gets it; this engine's rule:
+the first winner in turn order after the discarder (its 下家 first), the order in which the discard would
+be claimed. Each winner's context lists the others in `other_winners`; only that first winner's win
+moves the kong money, so the discarder never pays out more than it took.
+
+Analyze (ready.py) counts 缺一门: shanten is the least number of exchanges to a 13-tile hand with a
+legal wait, over the suits the hand may keep; a concealed tile of the void suit (or of a third suit)
+costs one exchange; shanten 0 exactly when a tile completes a legal win, a fifth copy being none. A
+declared meld of the void suit, or melds in three suits, can never win: BAD_MELD naming the meld.
 
 Rulings (where the reference engine departs from the published rules, the rules are followed, and
 tested by hand in tests/test_sichuan.py):
@@ -40,7 +57,9 @@ tested by hand in tests/test_sichuan.py):
 Context (checks beyond engine.hand.validate_context, CONTRADICTORY_CONTEXT or BAD_CONTEXT): seats are
 winds with East the dealer; the winner is `seat_wind`; a win on a discard (or a robbed kong) needs
 `discarded_by` (relative to the winner: LEFT plays just before); `seats_out` may not hold the winner,
-the discarder or a seat twice, and at most two seats; 杠上炮 is a win on a discard; `prior_kong` (the
+the discarder or a seat twice, and at most two seats; `other_winners` (一炮多响) only on a discard or a
+robbed kong, never the winner, the discarder, a seat out or a seat twice; `kong_fed_by` (点杠花) only on a
+self-draw on a replacement tile, never a seat out; 杠上炮 is a win on a discard; `prior_kong` (the
 kong whose money moves) only with 杠上炮 or a robbed kong, a robbed kong is an added one, and
 `prior_kong_claimed_from` is given exactly for an exposed kong; 天胡 is East's, 地胡 another seat's
 self-draw, neither with a declared set nor on the last tile or after a kong.
@@ -52,11 +71,12 @@ from engine.rules.model import RuleSet
 from engine.rules.sichuan.facts import SUITED
 from engine.rules.sichuan.fans import TABLE
 from engine.rules.sichuan.options import SichuanOptions
-from engine.rules.sichuan.scoring import SHAPES, analyze, check_context, score
+from engine.rules.sichuan.ready import analyze
+from engine.rules.sichuan.scoring import SHAPES, check_context, score
 
 CONTEXT_FIELDS = ("self_drawn", "replacement_tile", "robbing_kong", "last_wall_tile", "seat_wind", "heavenly",
                   "earthly", "discarded_by", "void_suit", "after_kong_discard", "seats_out", "prior_kong",
-                  "prior_kong_claimed_from")
+                  "prior_kong_claimed_from", "other_winners", "kong_fed_by")
 
 RULE_SET = RuleSet(
     name="sichuan",

@@ -8,12 +8,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.hand import Hand, MeldKind, WinContext
-from engine.rules.sichuan.options import SichuanOptions
+from engine.hand import ClaimedFrom, Hand, MeldKind, WinContext
+from engine.rules.sichuan.options import KongBloomPayer, SichuanOptions
 from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet
 
 SUITED = frozenset(range(27))  # the 108-tile set: characters, dots, bamboo
 TWO_FIVE_EIGHT = frozenset(t for t in SUITED if t % 9 in (1, 4, 7))
+
+
+def bloom_as_discard(ctx: WinContext, opts: SichuanOptions) -> bool:
+    """点杠花当炮: a self-draw on the replacement tile of a kong fed by a discard (kong_fed_by), scored and
+    paid as a win on the feeder's discard (option kong_bloom_payer = FEEDER)."""
+    return (opts.kong_bloom_payer == KongBloomPayer.FEEDER and ctx.self_drawn and ctx.replacement_tile
+            and ctx.kong_fed_by != ClaimedFrom.NONE)
 
 
 def is_terminal(tile: int) -> bool:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from enum import IntEnum
 
 from engine.rules.model import FanRow, FanTable, Scope
-from engine.rules.sichuan.facts import Facts
+from engine.rules.sichuan.facts import Facts, bloom_as_discard
 from engine.rules.sichuan.options import SelfDraw
 from engine.shapes import SetKind
 
@@ -99,7 +99,8 @@ def robbing_the_kong(f: Facts) -> list[Occurrence]:
 
 
 def self_drawn_fan(f: Facts) -> list[Occurrence]:
-    return once(f.ctx.self_drawn and f.opts.self_draw == SelfDraw.ADD_FAN)
+    """自摸加番; not on 点杠花当炮, which counts as a win on the feeder's discard."""
+    return once(f.ctx.self_drawn and f.opts.self_draw == SelfDraw.ADD_FAN and not bloom_as_discard(f.ctx, f.opts))
 
 
 _SITUATIONS: tuple[Entry, ...] = (

@@ -13,7 +13,11 @@ from each player still in when its fourth tile was freshly drawn, nothing when i
 earlier turn. A robbed kong never happened, so its money goes back to each payer; on 杠上炮 MIL
 refunds it the same way, while 呼叫转移 (Chengdu's default) hands all of it to the winner.
 Players still in at the kong are those still in at the win: nobody can win between a kong and the
-discard that follows it.
+discard that follows it. 一炮多响: the kong money moves once, with the win of the first winner in turn
+order after the discarder (`kong_money_taker`); the other winners' wins move none of it.
+
+点杠花当炮 (option kong_bloom_payer = FEEDER): a self-draw on the replacement tile of a kong fed by a
+discard is paid by the feeder alone, the value as on a discard.
 """
 
 from __future__ import annotations
@@ -37,6 +41,12 @@ def relative(seat: Wind, other: Wind) -> ClaimedFrom:
 def still_in(winner: Wind, seats_out: tuple[Wind, ...]) -> tuple[Wind, ...]:
     """The players who can still pay: everyone but the winner and the seats out."""
     return tuple(s for s in SEATS if s != winner and s not in seats_out)
+
+
+def kong_money_taker(discarder: Wind, winners: tuple[Wind, ...]) -> Wind:
+    """一炮多响: of several players winning on one discard, the one whose win moves the discarder's kong
+    money (呼叫转移's transfer, or a refund): the first in turn order after the discarder."""
+    return min(winners, key=lambda s: (s - discarder) % 4)
 
 
 def kong_money(kind: PriorKong, declarer: Wind, supplier: Wind | None, paying: tuple[Wind, ...]) -> dict[Wind, int]:

@@ -1,20 +1,16 @@
-"""Scoring a Sichuan win, its payments, its context checks, and the wall's-end value of a ready hand."""
+"""Scoring a Sichuan win, its payments and its context checks (Analyze and the wall's-end value: ready.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from engine import analysis
 from engine.errors import BadContextError, BadMeldError, BadOptionError, ContradictoryContextError
-from engine.hand import ClaimedFrom, Hand, MeldKind, PriorKong, Suit, WinContext, Wind, make_hand
-from engine.results import Analysis, Evaluation, FanHit, Scoring
+from engine.hand import ClaimedFrom, Hand, MeldKind, PriorKong, Suit, WinContext, Wind
+from engine.results import Evaluation, FanHit, Scoring
 from engine.rules.principles import Principles
 from engine.rules.sichuan import payments
-from engine.rules.sichuan.facts import SUITED, Facts, HandFacts, hand_facts
+from engine.rules.sichuan.facts import Facts, HandFacts, bloom_as_discard, hand_facts
 from engine.rules.sichuan.fans import CHENGDU_ROWS, FIND, MIL_ROWS, TABLE, Occurrence
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
 from engine.shapes import Decomposition, ShapeKind, decompositions
-from engine.tiles import suit_of
 
 SHAPES = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS})
 DEALER = Wind.EAST
@@ -70,10 +66,10 @@ def score_decomposition(f: Facts) -> tuple[Scoring, int]:
     counted = _PRINCIPLES[variant].apply(raw)
     hits = sorted((_fan_hit(fid, occs, f) for fid, occs in counted.items()), key=lambda h: (-h.fan.points, h.fan.id))
     uncapped = sum(h.points for h in hits)
-    cap = f.opts.fan_cap
-    first_turn = (f.ctx.heavenly or f.ctx.earthly) and f.opts.heavenly_earthly
-    total = cap if first_turn else min(uncapped, cap)  # MIL: no fan item, the cap itself
-    total = min(total, cap)
+    cap = f.opts.cap
+    # MIL: a first-turn hand scores the cap itself (no fan row); Chengdu prices 天胡 / 地胡 as rows (x32)
+    first_turn = (f.ctx.heavenly or f.ctx.earthly) and f.opts.heavenly_earthly and variant == Variant.MIL
+    total = cap if first_turn else min(uncapped, cap)
     value = 2 ** total
     return Scoring(tuple(hits), total, True, f.dec, points=value, payments=settle(f.ctx, f.opts, value)), uncapped
 
@@ -81,14 +77,23 @@ def score_decomposition(f: Facts) -> tuple[Scoring, int]:
 def settle(ctx: WinContext, opts: SichuanOptions, value: int) -> tuple[tuple[int, int], ...]:
     """Every seat's signed change for this win, (seat wind, amount), East first (see payments.py)."""
     winner = ctx.seat_wind
+    if bloom_as_discard(ctx, opts):  # 点杠花当炮: the feeder pays as if the win were on its discard
+        rows = payments.win_payments(
+            winner=winner, value=value, self_drawn=False, add_base=False,
+            discarder=payments.seat_from(winner, ctx.kong_fed_by), seats_out=ctx.seats_out, kong=PriorKong.NONE,
+            kong_declarer=None, kong_supplier=None, kong_to_winner=False)
+        return tuple((int(seat), amount) for seat, amount in rows)
     discarder = None if ctx.self_drawn else payments.seat_from(winner, ctx.discarded_by)
     supplier = None
     if ctx.prior_kong == PriorKong.EXPOSED and discarder is not None:
         supplier = payments.seat_from(discarder, ctx.prior_kong_claimed_from)
+    kong = ctx.prior_kong
+    if discarder is not None and payments.kong_money_taker(discarder, (winner, *ctx.other_winners)) != winner:
+        kong = PriorKong.NONE  # 一炮多响: the kong money moves with another winner's win
     rows = payments.win_payments(
         winner=winner, value=value, self_drawn=ctx.self_drawn,
         add_base=opts.self_draw == SelfDraw.ADD_BASE, discarder=discarder, seats_out=ctx.seats_out,
-        kong=ctx.prior_kong, kong_declarer=discarder, kong_supplier=supplier,
+        kong=kong, kong_declarer=discarder, kong_supplier=supplier,
         kong_to_winner=ctx.after_kong_discard and opts.transfers_kong_money)
     return tuple((int(seat), amount) for seat, amount in rows)
 
@@ -119,6 +124,36 @@ def check_hand(hand: Hand) -> None:
 
 def _clash(a: str, b: str, why: str) -> None:
     raise ContradictoryContextError(f"{a} and {b}: {why}", a)
+
+
+def _check_other_winners(ctx: WinContext) -> None:
+    """一炮多响: the other winners on the same discard are seats still in, neither the winner nor the discarder."""
+    others = ctx.other_winners
+    if not others:
+        return
+    if any(type(w) is not Wind for w in others):
+        raise BadContextError(f"other_winners: {others!r} is not a list of winds", "other_winners")
+    if len(set(others)) != len(others):
+        raise BadContextError("other_winners: a seat is listed twice", "other_winners")
+    if ctx.self_drawn:
+        _clash("other_winners", "self_drawn", "several players win together only on a discard or a robbed kong")
+    if ctx.seat_wind in others:
+        _clash("other_winners", "seat_wind", "the winner is not one of the other winners")
+    if payments.seat_from(ctx.seat_wind, ctx.discarded_by) in others:
+        _clash("other_winners", "discarded_by", "the discarder does not win on its own discard")
+    if set(others) & set(ctx.seats_out):
+        _clash("other_winners", "seats_out", "a player who has already won does not win again on this discard")
+
+
+def _check_kong_fed_by(ctx: WinContext) -> None:
+    """点杠花: kong_fed_by names who discarded the fourth tile of the kong whose replacement tile won."""
+    if ctx.kong_fed_by == ClaimedFrom.NONE:
+        return
+    if not (ctx.self_drawn and ctx.replacement_tile):
+        _clash("kong_fed_by", "replacement_tile", "a kong's feeder matters only for a self-draw on its "
+               "replacement tile (点杠花)")
+    if payments.seat_from(ctx.seat_wind, ctx.kong_fed_by) in ctx.seats_out:
+        _clash("kong_fed_by", "seats_out", "a player who has already won discards no more")
 
 
 def check_context(hand: Hand, ctx: WinContext, opts: SichuanOptions) -> None:
@@ -161,6 +196,8 @@ def check_context(hand: Hand, ctx: WinContext, opts: SichuanOptions) -> None:
         declarer = payments.seat_from(winner, ctx.discarded_by)
         if payments.seat_from(declarer, ctx.prior_kong_claimed_from) in out:
             _clash("prior_kong_claimed_from", "seats_out", "a player who has already won discards no more")
+    _check_other_winners(ctx)
+    _check_kong_fed_by(ctx)
     first_turn = "heavenly" if ctx.heavenly else ("earthly" if ctx.earthly else "")
     if first_turn:
         if hand.melds:
@@ -174,48 +211,3 @@ def check_context(hand: Hand, ctx: WinContext, opts: SichuanOptions) -> None:
         if ctx.last_wall_tile or ctx.replacement_tile or ctx.after_kong_discard or ctx.robbing_kong:
             raise ContradictoryContextError(f"{first_turn}: a first-turn win is not on the last tile or "
                                             "after a kong", first_turn)
-
-
-# ---------------------------------------------------------------------------------------------
-# The wall's end (查大叫)
-
-_WALL_END = WinContext(discarded_by=ClaimedFrom.LEFT)  # a plain win on a discard: no situation fans
-
-
-def wall_end_value(hand: Hand, opts: SichuanOptions, candidates: Sequence[int] = tuple(SUITED)
-                   ) -> tuple[int, tuple[int, ...]]:
-    """For a 13-tile hand: the most any wait would score (Scoring.points of the best decomposition,
-    a plain win on a discard: no self-draw, kong or last-tile fan) and the waits that win under
-    Sichuan. A tile whose four copies the hand already holds is no wait. (0, ()) when not ready.
-    `candidates`: the tiles to try (Analyze passes the shared analysis's waits, a superset of these)."""
-    held = [0] * 27
-    for t in hand.concealed:
-        held[t] += 1
-    for m in hand.melds:
-        for t in m.tiles:
-            held[t] += 1
-    void = opts.void_suit
-    best, waits = 0, []
-    for t in sorted(candidates):
-        if t not in SUITED or held[t] >= 4 or (void is not None and suit_of(t) == int(void)):
-            continue
-        win = make_hand(hand.concealed, hand.melds, t)
-        ev = score(win, _WALL_END, opts)
-        if ev.is_win and ev.best is not None:
-            waits.append(t)
-            best = max(best, ev.best.points)
-    return best, tuple(waits)
-
-
-def analyze(hand: Hand, visible: Sequence[int], opts: SichuanOptions) -> Analysis:
-    """The shared analysis over the 108 tiles; for a 13-tile hand the waits are those that win under
-    Sichuan (void suit kept) and `max_value` the wall's-end value."""
-    check_hand(hand)
-    kinds = SUITED if opts.void_suit is None else frozenset(t for t in SUITED if suit_of(t) != int(opts.void_suit))
-    base = analysis.analyze(hand, visible, tile_kinds=kinds, allow_quad_pairs=True, shapes=SHAPES)
-    if hand.size != 13 or hand.winning_tile is not None:
-        return base
-    value, winning = wall_end_value(hand, opts, [tc.tile for tc in base.waits])
-    waits = tuple(tc for tc in base.waits if tc.tile in winning)
-    return Analysis(base.shanten, base.shanten_by_shape, waits, base.useful_tiles if base.shanten else waits,
-                    base.useful_count if base.shanten else sum(tc.remaining for tc in waits), base.discards, value)
