@@ -38,11 +38,40 @@ Rulings (where rule books differ or the contract is silent):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from engine import analysis
+from engine.errors import BadMeldError, BadTileError
+from engine.hand import Hand, MeldKind
+from engine.results import Analysis
 from engine.rules.model import ALL_TILES, RuleSet
-from engine.rules.riichi.context import check_context
+from engine.rules.riichi.context import SANMA_TILES, check_context
 from engine.rules.riichi.options import RiichiOptions
 from engine.rules.riichi.scoring import SHAPES, evaluate
 from engine.rules.riichi.yaku import TABLE
+from engine.tiles import format_tile, tile_name
+
+
+def analyze(hand: Hand, visible: Sequence[int], options: RiichiOptions) -> Analysis:
+    """Analyze over the tiles the table plays: three players offer no 2m-8m as waits or useful tiles, and
+    such a tile (or a declared chow) in the hand or `visible` is refused."""
+    if options.players == 4:
+        return analysis.analyze(hand, visible, tile_kinds=ALL_TILES, allow_quad_pairs=False, shapes=SHAPES)
+    where = [("concealed", t) for t in hand.concealed]
+    for i, m in enumerate(hand.melds):
+        if m.kind == MeldKind.CHOW:
+            raise BadMeldError(f"melds[{i}]: three-player Riichi has no chow (options.riichi.players = 3)",
+                               f"melds[{i}]")
+        where += [(f"melds[{i}].tiles", t) for t in m.tiles]
+    if hand.winning_tile is not None:
+        where.append(("winning_tile", hand.winning_tile))
+    where += [("visible", t) for t in visible]
+    for name, t in where:
+        if t not in SANMA_TILES:
+            raise BadTileError(f"{name}: {format_tile(t)} ({tile_name(t)}) is not played in three-player Riichi "
+                               "(options.riichi.players = 3: no 2m-8m)", name)
+    return analysis.analyze(hand, visible, tile_kinds=SANMA_TILES, allow_quad_pairs=False, shapes=SHAPES)
+
 
 RULE_SET = RuleSet(
     name="riichi",
@@ -53,9 +82,10 @@ RULE_SET = RuleSet(
     options_type=RiichiOptions,
     context_fields=("self_drawn", "replacement_tile", "robbing_kong", "last_wall_tile", "seat_wind",
                     "prevalent_wind", "flowers", "flower_tiles", "heavenly", "earthly", "riichi", "double_riichi",
-                    "ippatsu", "dora_indicators", "ura_dora_indicators", "honba", "riichi_sticks", "discarded_by"),
+                    "ippatsu", "dora_indicators", "ura_dora_indicators", "honba", "riichi_sticks", "discarded_by", "liable", "kita"),
     minimum=1,
     score=evaluate,
     check_context=check_context,
     allow_quad_pairs=False,
+    analyze=analyze,
 )
