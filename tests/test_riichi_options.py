@@ -9,8 +9,8 @@ Every expected figure is worked out by hand from the rule it cites (docs/rules/r
   North-Bisection (the North's share split between the two payers) as the alternative; North is a guest wind.
 - riichi.wiki "Renhou" and "Rule variations" (Renhou): as a mangan, the hand is paid a mangan or its normal
   value with at least one yaku when that is more (6 han or more); as a yakuman; or not a yaku.
-- riichi.wiki "Yaku variations" (Haitei and rinshan): Tenhou scores a win on a replacement tile that is the
-  last tile as rinshan kaihou alone.
+- riichi.wiki "Rinshan kaihou" and "Haitei raoyue and houtei raoyui": after a kan on the second-to-last tile
+  the last tile is the replacement, drawn from the dead wall: rinshan kaihou, never haitei (Tenhou's rule).
 - The scoring table (fu x 2^(han+2), mangan 2,000 base) as engine/rules/riichi/payments.py states it.
 """
 

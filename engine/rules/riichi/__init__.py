@@ -59,7 +59,8 @@ Rulings (where rule books differ or the contract is silent):
    or a red five counted while red_fives is off, is BAD_OPTION naming the field.
 11. counted_double_yakuman (default off, majiang-core's rule): 26+ counted han is paid as two yakuman
    (16,000 base), still reported with `yakuman` 0. A replacement tile that is also the last wall tile scores
-   rinshan kaihou alone, no haitei (Tenhou; riichi.wiki "Yaku variations": Haitei and rinshan).
+   rinshan kaihou alone, no haitei (Tenhou; riichi.wiki "Rinshan kaihou" and "Haitei raoyue and houtei
+   raoyui": after a kan on the second-to-last tile the last tile is the replacement, not a live-wall draw).
 12. Pao and `liable`: the liable seat comes from the melds (ruling 6); a `liable` that names another seat
    than the melds do, or one where the last dragon (wind) set was not claimed (held, or a concealed kong), or
    on a hand not scored with daisangen or daisuushii, is CONTRADICTORY_CONTEXT; where the last set's meld
