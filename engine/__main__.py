@@ -65,6 +65,7 @@ from engine.shapes import ShapeKind
 from engine.tiles import format_tile, format_tiles, parse_tile, parse_tiles
 
 _TILE_OPTIONS = ("ghosts",)  # options whose value is a list of tiles
+_INT_LIST_OPTIONS = ("red_fives_per_suit",)  # options whose value is a list of integers, e.g. 0,2,2
 _KINDS = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG}
 _SEATS = {"left": ClaimedFrom.LEFT, "across": ClaimedFrom.ACROSS, "right": ClaimedFrom.RIGHT}
 _WINDS = {"e": Wind.EAST, "east": Wind.EAST, "s": Wind.SOUTH, "south": Wind.SOUTH, "w": Wind.WEST,
@@ -268,7 +269,8 @@ def cmd_score(args: argparse.Namespace) -> str:
         flower_tiles=parse_flowers(args.flower_tiles),
         follow_dealer=args.follow_dealer,
         horse_tiles=tuple(parse_tiles(args.horses, "horse_tiles")) if args.horses else (),
-        kong_fed_by=parse_seat(args.kong_fed_by, "kong_fed_by"))
+        kong_fed_by=parse_seat(args.kong_fed_by, "kong_fed_by"),
+        kita=args.kita, liable=parse_seat(args.liable, "liable"))
     result = api.evaluate(hand, ctx, args.rule_set, parse_options(args.option))
     return format_evaluation(hand, ctx, result, args.all, rules.get(args.rule_set).table.unit)
 
@@ -302,6 +304,12 @@ def parse_options(texts: Sequence[str]) -> dict[str, object] | None:
             value = int(low)
         elif name.strip() in _TILE_OPTIONS:  # a list of tiles (guangdong's ghosts=P)
             value = tuple(parse_tiles(raw, f"options.{name.strip()}"))
+        elif name.strip() in _INT_LIST_OPTIONS:  # integers separated by commas (riichi's red_fives_per_suit=0,2,2)
+            parts = [p.strip() for p in raw.split(",") if p.strip()]
+            if not all(p.lstrip("-").isdigit() for p in parts):
+                raise BadOptionError(f"options.{name.strip()}: {raw!r} is not integers separated by commas",
+                                     f"options.{name.strip()}")
+            value = tuple(int(p) for p in parts)
         out[name.strip()] = value
     return out or None
 
@@ -377,6 +385,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--horses", default="", help="guangdong: the horse tiles drawn (买马), e.g. 1m5pS")
     s.add_argument("--kong-fed-by", default="", help="guangdong: who discarded the fourth tile of the kong a "
                    "replacement-tile win follows (left, across, right)")
+    s.add_argument("--kita", type=int, default=0, help="riichi, three players: North tiles set aside as dora")
+    s.add_argument("--liable", default="", help="the seat liable (pao / 包) for the win: left, across, right")
     s.add_argument("--all", action="store_true", help="also show the other decompositions")
     common(s)
     s.set_defaults(run=cmd_score)

@@ -230,7 +230,8 @@ FIVES = (4, 13, 22)  # 5m 5p 5s: the tiles a red five can be
 def make_hand(concealed: Iterable[int], melds: Iterable[Meld] = (), winning_tile: int | None = None,
               *, sizes: tuple[int, ...] = (14,), red_fives: Iterable[int] = ()) -> Hand:
     """Build and validate a hand. `sizes` lists the accepted MCR sizes (14 for a win; 13 or 14 to analyse).
-    `red_fives`: the red fives among the hand's tiles (a 5 of a suit, at most one per suit, held)."""
+    `red_fives`: the red fives among the hand's tiles (a 5 of a suit held, at most two per suit: the rule
+    set's options say how many its tile set has)."""
     concealed_t = tuple(sorted(check_tiles(concealed, "concealed")))
     if winning_tile is not None:
         check_tile(winning_tile, "winning_tile")
@@ -255,9 +256,12 @@ def make_hand(concealed: Iterable[int], melds: Iterable[Meld] = (), winning_tile
         for i, t in enumerate(reds):
             if t not in FIVES:
                 raise BadTileError(f"red_fives: {format_tile(t)} is not a five of a suit (5m, 5p, 5s)", "red_fives")
-            if i and reds[i - 1] == t:
-                raise TooManyCopiesError(f"red_fives: {format_tile(t)} twice; the tile set has one red five per "
-                                         "suit", "red_fives")
+            if i > 1 and reds[i - 2] == t:  # a rule set's options may allow fewer (riichi's red_fives_per_suit)
+                raise TooManyCopiesError(f"red_fives: {format_tile(t)} three times; a tile set has at most two red "
+                                         "fives per suit", "red_fives")
+            if i and reds[i - 1] == t and counts[t] < 2:
+                raise BadTileError(f"red_fives: two red {format_tile(t)}, but the hand holds one {format_tile(t)}",
+                                   "red_fives")
             if not counts[t]:
                 raise BadTileError(f"red_fives: a red {format_tile(t)}, but the hand holds no {format_tile(t)}",
                                    "red_fives")
@@ -376,9 +380,9 @@ def validate_context(ctx: WinContext, hand: Hand) -> WinContext:
         _clash("robbing_kong", "self_drawn", "a robbed kong tile is another player's, not drawn")
     if ctx.replacement_tile and not ctx.self_drawn:
         _clash("replacement_tile", "self_drawn", "a replacement tile after a kong is always self-drawn")
-    if ctx.replacement_tile and not any(m.is_kong for m in hand.melds):
-        raise ContradictoryContextError("replacement_tile: a replacement-tile win needs a kong in the melds",
-                                        "replacement_tile")
+    if ctx.replacement_tile and not any(m.is_kong for m in hand.melds) and not ctx.kita:
+        raise ContradictoryContextError("replacement_tile: a replacement-tile win needs a kong in the melds "
+                                        "(three-player Riichi: or a North set aside, kita)", "replacement_tile")
     if ctx.robbing_kong and ctx.last_wall_tile:
         _clash("robbing_kong", "last_wall_tile", "no kong can be declared once the wall is empty")
     if ctx.robbing_kong and ctx.replacement_tile:

@@ -197,6 +197,8 @@ def _option_value(rule_set: str, name: str, value: Any, field: str) -> Any:
         if value not in (1, 2, 3):
             raise BadOptionError(f"{field}: {value} is not a Suit value", field)
         return Suit(value - 1)
+    if (rule_set, name) == ("riichi", "red_fives_per_suit"):  # repeated int32: the engine option is a tuple
+        return tuple(value)
     if (rule_set, name) == ("guangdong", "ghosts"):  # Tile: engine index + 1
         return tuple(tiles_from_proto(value, field))
     if (rule_set, name) == ("mcr2p", "non_dealer_seat"):  # Wind: the engine option names the seat

@@ -42,8 +42,9 @@ def pay(e: Evaluation) -> list[int]:
     return [a for _, a in e.best.payments]
 
 
-def test_table_has_every_tenhou_id_but_renhou() -> None:
-    assert sorted(int(r.id) for r in TABLE.rows) == [i for i in range(55) if i != 36]
+def test_table_has_every_tenhou_id_and_kita() -> None:
+    # Tenhou's ids 0-54 (36 renhou, scored with the option renhou) and 55, ours, for North set aside (kita)
+    assert sorted(int(r.id) for r in TABLE.rows) == list(range(56))
     assert rules.get("riichi").minimum == 1 and len(rules.get("riichi").tiles) == 34
 
 
@@ -308,7 +309,8 @@ def test_every_predicate_holds_only_with_what_it_needs() -> None:
     majiang-core's 5,000 wins: a predicate that holds always has its bits, so skipping never changes a yaku."""
     held, missing, _ = _plain_path()
     assert not missing, missing[:5]
-    assert {Yaku(y) for y in held} == set(Yaku) - {Yaku.DORA, Yaku.URA_DORA, Yaku.AKA_DORA}  # each one held
+    # each one held (renhou only with its option: tests/test_riichi_options.py; kita is a bonus, no predicate)
+    assert {Yaku(y) for y in held} == set(Yaku) - {Yaku.DORA, Yaku.URA_DORA, Yaku.AKA_DORA, Yaku.KITA, Yaku.RENHOU}
 
 
 def test_counted_yaku_answers_as_the_mechanism_on_the_whole_set() -> None:

@@ -118,5 +118,6 @@ def test_every_yaku_appears_at_least_ten_times() -> None:
         ev = api.evaluate(case.hand, case.ctx, "riichi")
         if ev.is_win and ev.best is not None:
             seen.update(f.fan.id for f in ev.best.fans)
-    rare = {y.name: seen[y] for y in Yaku if seen[y] < 10}
+    # renhou and kita need options the oracles do not play (renhou, players=3): tests/test_riichi_options.py
+    rare = {y.name: seen[y] for y in Yaku if seen[y] < 10 and y not in (Yaku.RENHOU, Yaku.KITA)}
     assert not rare, rare

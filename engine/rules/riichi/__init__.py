@@ -1,4 +1,5 @@
-"""riichi: Japanese Riichi Mahjong, four players, 136 tiles with red fives (standard competitive rules).
+"""riichi: Japanese Riichi Mahjong, four players, 136 tiles with red fives (standard competitive rules), or
+three (option players=3, sanma: 108 tiles).
 
 yaku.py holds the yaku as a fan table (Tenhou ids 0-54, English and Japanese names, han closed and
 open, exclusions), predicates.py one predicate per yaku, facts.py what they read, fu.py the fu with
@@ -29,20 +30,80 @@ Rulings (where rule books differ or the contract is silent):
 7. Context checks (CONTRADICTORY_CONTEXT unless said): riichi or double riichi with a claimed meld;
    ippatsu without riichi, or with a replacement tile (a kong after riichi ends ippatsu); ura dora
    without riichi; tenhou by a non-dealer, chiihou by the dealer, either with any meld (a concealed kong
-   too) or with riichi; a replacement tile on the last wall tile (no kong once the wall is empty); a win
-   on a discard without `discarded_by` (BAD_CONTEXT), a self-drawn one with it; flowers (BAD_CONTEXT: the
-   game has none); more than 5 dora or ura dora indicators, honba or riichi sticks outside 0..100
+   too) or with riichi (a replacement tile that is the last wall tile is allowed: ruling 11); a win
+   on a discard without `discarded_by` (BAD_CONTEXT), a self-drawn one with it; flowers are refused by the
+   engine's unread-field check (BAD_CONTEXT: the game has none); more than 5 dora or ura dora indicators, honba or riichi sticks outside 0..100
    (BAD_CONTEXT); an indicator that would be a fifth copy of a tile with the hand's (TOO_MANY_COPIES); all
    four copies of a 5 held without its red five while the option red_fives is on (field red_fives).
+8. Three players (players=3; riichi.wiki "Sanma", and its "Majsoul" page: Mahjong Soul's sanma follows
+   Tenhou's): 2m-8m are BAD_TILE (hand, melds, winning tile, indicators, Analyze's hand and visible tiles)
+   and never offered as waits or useful tiles; a chow meld is BAD_MELD; seats and rounds are East, South,
+   West (seat_wind or prevalent_wind North is BAD_CONTEXT), so North is a guest wind, never a value tile;
+   left is the player before in turn, right the one after, and ACROSS (melds' claimed_from, discarded_by,
+   liable) is refused. 1m indicates 9m (9m indicates 1m, as in four-player). `kita` (0-4, BAD_CONTEXT
+   otherwise or with four players; TOO_MANY_COPIES with the North tiles held) counts one dora each (the
+   row "North Dora (kita)", id 55, ours) and counts as North tiles for the dora and ura indicators (a West
+   indicator makes each kita a second dora); dora only, no yaku. A kita before a first-turn win voids it; a
+   win on the tile drawn after a kita is rinshan kaihou (replacement_tile without a kong, kita > 0).
+   Payments: a discard as in four-player; a self-draw per `tsumo_loss` (payments.py). Red fives: unset
+   red_fives_per_suit means 5p and 5s (Tenhou's sanma set); a red 5m is BAD_OPTION.
+9. Renhou (option renhou; riichi.wiki "Renhou", "Rule variations"): `earthly` with self_drawn false, a
+   non-dealer's win on a discard in the first uninterrupted go-around (no meld, no kita, no riichi, not a
+   robbed kong, not the last tile: CONTRADICTORY_CONTEXT). Off (Tenhou, majiang-core): BAD_CONTEXT on
+   earthly, since the flag would mean nothing. Yakuman: the Tenhou id 36 row, a yakuman like chiihou.
+   Mangan: the hand is paid a mangan (reported as renhou, 5 han) unless its own yaku and dora make 6 han or
+   more (or a yakuman), then it is scored as it stands without renhou; it is a win even without a yaku.
+10. Red fives per suit (red_fives_per_suit: three counts m p s, 0-2; unset: one each while red_fives is
+   on): more red fives of a suit than the set has is TOO_MANY_COPIES on red_fives; holding more 5s of a suit
+   than its plain ones is CONTRADICTORY_CONTEXT (list the red ones); a wrong length or a count outside 0-2,
+   or a red five counted while red_fives is off, is BAD_OPTION naming the field.
+11. counted_double_yakuman (default off, majiang-core's rule): 26+ counted han is paid as two yakuman
+   (16,000 base), still reported with `yakuman` 0. A replacement tile that is also the last wall tile scores
+   rinshan kaihou alone, no haitei (Tenhou; riichi.wiki "Rinshan kaihou" and "Haitei raoyue and houtei
+   raoyui": after a kan on the second-to-last tile the last tile is the replacement, not a live-wall draw).
+12. Pao and `liable`: the liable seat comes from the melds (ruling 6); a `liable` that names another seat
+   than the melds do, or one where the last dragon (wind) set was not claimed (held, or a concealed kong), or
+   on a hand not scored with daisangen or daisuushii, is CONTRADICTORY_CONTEXT; where the last set's meld
+   is claimed but says no claimed_from, `liable` names the seat. Three players: on a self-draw the liable
+   seat pays what the payers would have (with tsumo loss: 2 shares, not 3).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from engine import analysis
+from engine.errors import BadMeldError, BadTileError
+from engine.hand import Hand, MeldKind
+from engine.results import Analysis
 from engine.rules.model import ALL_TILES, RuleSet
-from engine.rules.riichi.context import check_context
+from engine.rules.riichi.context import SANMA_TILES, check_context
 from engine.rules.riichi.options import RiichiOptions
 from engine.rules.riichi.scoring import SHAPES, evaluate
 from engine.rules.riichi.yaku import TABLE
+from engine.tiles import format_tile, tile_name
+
+
+def analyze(hand: Hand, visible: Sequence[int], options: RiichiOptions) -> Analysis:
+    """Analyze over the tiles the table plays: three players offer no 2m-8m as waits or useful tiles, and
+    such a tile (or a declared chow) in the hand or `visible` is refused."""
+    if options.players == 4:
+        return analysis.analyze(hand, visible, tile_kinds=ALL_TILES, allow_quad_pairs=False, shapes=SHAPES)
+    where = [("concealed", t) for t in hand.concealed]
+    for i, m in enumerate(hand.melds):
+        if m.kind == MeldKind.CHOW:
+            raise BadMeldError(f"melds[{i}]: three-player Riichi has no chow (options.riichi.players = 3)",
+                               f"melds[{i}]")
+        where += [(f"melds[{i}].tiles", t) for t in m.tiles]
+    if hand.winning_tile is not None:
+        where.append(("winning_tile", hand.winning_tile))
+    where += [("visible", t) for t in visible]
+    for name, t in where:
+        if t not in SANMA_TILES:
+            raise BadTileError(f"{name}: {format_tile(t)} ({tile_name(t)}) is not played in three-player Riichi "
+                               "(options.riichi.players = 3: no 2m-8m)", name)
+    return analysis.analyze(hand, visible, tile_kinds=SANMA_TILES, allow_quad_pairs=False, shapes=SHAPES)
+
 
 RULE_SET = RuleSet(
     name="riichi",
@@ -53,10 +114,12 @@ RULE_SET = RuleSet(
     options_type=RiichiOptions,
     context_fields=("self_drawn", "replacement_tile", "robbing_kong", "last_wall_tile", "seat_wind",
                     "prevalent_wind", "heavenly", "earthly", "riichi", "double_riichi",
-                    "ippatsu", "dora_indicators", "ura_dora_indicators", "honba", "riichi_sticks", "discarded_by"),
+                    "ippatsu", "dora_indicators", "ura_dora_indicators", "honba", "riichi_sticks", "discarded_by",
+                    "liable", "kita"),
     minimum=1,
     red_fives=True,
     score=evaluate,
     check_context=check_context,
     allow_quad_pairs=False,
+    analyze=analyze,
 )

@@ -47,6 +47,7 @@ from engine.rules.riichi.facts import (
     WIND_PUNGS_3,
     Facts,
 )
+from engine.rules.riichi.options import Renhou
 from engine.rules.riichi.yaku import ROUND_WIND, SEAT_WIND, Yaku
 
 Rule = Callable[[Facts], bool]
@@ -98,7 +99,8 @@ def rinshan(f: Facts) -> bool:
 
 @yaku(Yaku.HAITEI, LAST_TILE | SELF_DRAWN)
 def haitei(f: Facts) -> bool:
-    return f.ctx.last_wall_tile and f.ctx.self_drawn
+    # A replacement tile drawn as the last tile scores rinshan kaihou alone (Tenhou's rule).
+    return f.ctx.last_wall_tile and f.ctx.self_drawn and not f.ctx.replacement_tile
 
 
 @yaku(Yaku.HOUTEI, LAST_TILE)
@@ -111,9 +113,15 @@ def tenhou(f: Facts) -> bool:
     return f.ctx.heavenly
 
 
-@yaku(Yaku.CHIIHOU, EARTHLY)
+@yaku(Yaku.CHIIHOU, EARTHLY | SELF_DRAWN)
 def chiihou(f: Facts) -> bool:
-    return f.ctx.earthly
+    return f.ctx.earthly and f.ctx.self_drawn
+
+
+@yaku(Yaku.RENHOU, EARTHLY)
+def renhou(f: Facts) -> bool:
+    """Renhou as a yakuman (the option renhou; as a mangan it is scoring.py's, not a yaku that adds up)."""
+    return f.ctx.earthly and not f.ctx.self_drawn and f.options.renhou == Renhou.YAKUMAN
 
 
 # ---------------------------------------------------------------- the tiles

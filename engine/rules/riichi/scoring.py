@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from engine.errors import ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, MeldKind, WinContext
 from engine.results import Evaluation, FanDef, FanHit, Scoring
 from engine.rules.model import Scope
@@ -19,11 +20,11 @@ from engine.rules.principles import Principles
 from engine.rules.riichi import predicates
 from engine.rules.riichi.facts import Facts, TileFacts
 from engine.rules.riichi.fu import fu as fu_of
-from engine.rules.riichi.options import RiichiOptions
+from engine.rules.riichi.options import Renhou, RiichiOptions
 from engine.rules.riichi.payments import base_points, pay, seat_of
 from engine.rules.riichi.yaku import TABLE, Yaku
 from engine.shapes import Decomposition, ShapeKind, decompositions
-from engine.tiles import DRAGONS, GREEN, RED, WHITE, WINDS
+from engine.tiles import DRAGONS, GREEN, M1, NORTH, RED, WHITE, WINDS
 
 SHAPES: Final = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS})
 PRINCIPLES: Final = Principles(TABLE.rows)
@@ -66,6 +67,9 @@ _NEXT_OF = {**{t: t // 9 * 9 + (t % 9 + 1) % 9 for t in range(27)},
             **{w: WINDS[(i + 1) % 4] for i, w in enumerate(WINDS)},
             WHITE: GREEN, GREEN: RED, RED: WHITE}
 _NEXT: Final[list[int]] = [_NEXT_OF[t] for t in range(34)]  # by tile index
+# Three players (no 2m-8m): 1m indicates 9m, 9m indicates 1m (riichi.wiki "Sanma"; Tenhou, Mahjong Soul).
+M9: Final = M1 + 8
+_NEXT_3: Final[list[int]] = [M9 if t == M1 else _NEXT_OF[t] for t in range(34)]
 _LIABLE: Final = {int(Yaku.DAISANGEN): DRAGONS, int(Yaku.DAISUUSHII): WINDS}
 _N_IDS: Final = max(int(r.id) for r in TABLE.rows) + 1
 # By yaku id (lists: an index, not a hashed key; an id the table lacks reads 0 / False / None).
@@ -80,6 +84,12 @@ _PINFU: Final = int(Yaku.PINFU)
 _DORA: Final = int(Yaku.DORA)
 _URA_DORA: Final = int(Yaku.URA_DORA)
 _AKA_DORA: Final = int(Yaku.AKA_DORA)
+_KITA: Final = int(Yaku.KITA)
+_RENHOU: Final = int(Yaku.RENHOU)
+_MANGAN: Final = 2000
+# Renhou as a mangan (option renhou = mangan) is reported at 5 han, the least a mangan has.
+_RENHOU_MANGAN: Final = FanHit(FanDef(_RENHOU, TABLE.by_id[_RENHOU].name, TABLE.by_id[_RENHOU].native, 5,
+                                      TABLE.def_by_id[_RENHOU].excludes, TABLE.by_id[_RENHOU].description))
 
 
 _NO_SETS: Final[list[tuple[int, ...]]] = [()]
@@ -96,23 +106,51 @@ def _dora_hit(kind: int, n: int) -> FanHit:
     return hit
 
 
-def dora_of(indicator: int) -> int:
-    return _NEXT[indicator]
+def dora_of(indicator: int, players: int = 4) -> int:
+    return (_NEXT if players == 4 else _NEXT_3)[indicator]
 
 
-def _count_dora(counts: list[int], indicators: tuple[int, ...]) -> int:
+def _count_dora(counts: list[int], indicators: tuple[int, ...], players: int, kita: int) -> int:
+    """Dora the indicators make of the hand's tiles and of the North tiles set aside (kita)."""
+    nexts = _NEXT if players == 4 else _NEXT_3
     n = 0
     for i in indicators:
-        n += counts[_NEXT[i]]
+        d = nexts[i]
+        n += counts[d]
+        if d == NORTH:
+            n += kita
     return n
 
 
-def _liable_seat(hand: Hand, ctx: WinContext, tiles: tuple[int, ...]) -> int | None:
+_NO_PAO: Final = -1  # the last such set was not claimed (held concealed, or fewer sets than needed in melds)
+_UNSAID: Final = -2  # claimed, but its claimed_from is NONE: the context's `liable` says who
+
+
+def _liable_seat(hand: Hand, ctx: WinContext, tiles: tuple[int, ...], players: int) -> int:
     """The seat wind of the player who fed the last of the three dragon (four wind) sets, if it was claimed."""
     sets = [m for m in hand.melds if m.kind != MeldKind.CHOW and m.tiles[0] in tiles]
-    if len(sets) < len(tiles) or sets[-1].concealed or sets[-1].claimed_from == ClaimedFrom.NONE:
-        return None
-    return seat_of(ctx.seat_wind, sets[-1].claimed_from)
+    if len(sets) < len(tiles) or sets[-1].concealed:
+        return _NO_PAO
+    if sets[-1].claimed_from == ClaimedFrom.NONE:
+        return _UNSAID
+    return seat_of(ctx.seat_wind, sets[-1].claimed_from, players)
+
+
+def _pao(hand: Hand, ctx: WinContext, tiles: tuple[int, ...], players: int) -> int | None:
+    """The pao seat for a daisangen (daisuushii) counted: the melds' claimed_from, or the context's `liable`
+    where the melds do not say; a `liable` that disagrees, or names a seat where no claim made one liable,
+    is CONTRADICTORY_CONTEXT."""
+    seat = _liable_seat(hand, ctx, tiles, players)
+    given = ctx.liable
+    if given == ClaimedFrom.NONE:
+        return seat if seat >= 0 else None
+    if seat == _NO_PAO:
+        raise ContradictoryContextError("liable: no pao here, the last of the sets was not claimed from anyone",
+                                        "liable")
+    named = seat_of(ctx.seat_wind, given, players)
+    if seat != _UNSAID and seat != named:
+        raise ContradictoryContextError("liable: the melds' claimed_from make another seat liable", "liable")
+    return named
 
 
 # The exclusions applied to a set of yaku found depend on that set alone (Riichi scores no yaku on sets and
@@ -185,6 +223,14 @@ def counted_yaku(found: int) -> tuple[int, ...]:
 
 
 def score_decomposition(f: Facts) -> Scoring:
+    scored = _score(f)
+    ctx = f.ctx
+    if ctx.earthly and not ctx.self_drawn and f.options.renhou == Renhou.MANGAN:
+        return _renhou_mangan(f, scored)
+    return scored
+
+
+def _score(f: Facts) -> Scoring:
     opts = f.options
     found = 0  # bit per yaku id
     have = f.have
@@ -234,11 +280,13 @@ def score_decomposition(f: Facts) -> Scoring:
     else:
         counts = f.tiles.counts
         ctx = f.ctx
-        n = _count_dora(counts, ctx.dora_indicators)
+        players = opts.players
+        kita = ctx.kita
+        n = _count_dora(counts, ctx.dora_indicators, players, kita)
         if n:
             hits.append(_dora_hit(_DORA, n))
             han += n
-        n = _count_dora(counts, ctx.ura_dora_indicators)
+        n = _count_dora(counts, ctx.ura_dora_indicators, players, kita)
         if n:
             hits.append(_dora_hit(_URA_DORA, n))
             han += n
@@ -246,23 +294,47 @@ def score_decomposition(f: Facts) -> Scoring:
         if n:
             hits.append(_dora_hit(_AKA_DORA, n))
             han += n
+        if kita:
+            hits.append(_dora_hit(_KITA, kita))
+            han += kita
         fu, fu_parts = fu_of(f, pinfu)
-    base = base_points(han, fu, yakuman, opts.counted_yakuman, opts.kiriage_mangan)
+    base = base_points(han, fu, yakuman, opts.counted_yakuman, opts.kiriage_mangan, opts.counted_double_yakuman)
     ctx = f.ctx
     liable = None
     liable_base = 0
     if yakuman:
         for y, tiles in _LIABLE.items():
             if y in counted and (opts.yakuman_stacking or hits[0].fan.id == y):
-                seat = _liable_seat(f.hand, ctx, tiles)
+                seat = _pao(f.hand, ctx, tiles, opts.players)
                 if seat is not None:
                     liable = seat
                     liable_base = 8000 * min(_CLOSED_VALUE[y] // 13 if opts.double_yakuman else 1, 2)
+    return _paid(f, tuple(hits), han, fu, yakuman, base, fu_parts, liable, liable_base)
+
+
+def _paid(f: Facts, hits: tuple[FanHit, ...], han: int, fu: int, yakuman: int, base: int,
+          fu_parts: tuple[tuple[str, int], ...], liable: int | None = None, liable_base: int = 0) -> Scoring:
+    """The Scoring of a win worth `base` points, with its payments."""
+    ctx = f.ctx
+    opts = f.options
+    players = opts.players
     winner = ctx.seat_wind
-    discarder = None if f.self_drawn else seat_of(winner, ctx.discarded_by)
-    points, change = pay(base, winner, discarder, ctx.honba, ctx.riichi_sticks, liable, liable_base)
-    payments = ((0, change[0]), (1, change[1]), (2, change[2]), (3, change[3]))
-    return Scoring(tuple(hits), han, True, f.dec, han, fu, yakuman, points, payments, fu_parts)
+    discarder = None if f.self_drawn else seat_of(winner, ctx.discarded_by, players)
+    points, change = pay(base, winner, discarder, ctx.honba, ctx.riichi_sticks, liable, liable_base, players,
+                         opts.tsumo_loss)
+    if players == 4:
+        payments: tuple[tuple[int, int], ...] = ((0, change[0]), (1, change[1]), (2, change[2]), (3, change[3]))
+    else:
+        payments = ((0, change[0]), (1, change[1]), (2, change[2]))
+    return Scoring(hits, han, True, f.dec, han, fu, yakuman, points, payments, fu_parts)
+
+
+def _renhou_mangan(f: Facts, normal: Scoring) -> Scoring:
+    """Renhou as a mangan (option renhou = mangan): the hand is paid a mangan on renhou alone unless its own
+    yaku and dora pay more (riichi.wiki "Renhou": the higher of the two; dora alone do not count)."""
+    if normal.meets_minimum and (normal.yakuman or normal.han >= 6):
+        return normal
+    return _paid(f, (_RENHOU_MANGAN,), 5, 0, 0, _MANGAN, ())
 
 
 def _rank(s: Scoring) -> tuple[int, int, int, int]:
@@ -279,8 +351,20 @@ def evaluate(hand: Hand, ctx: WinContext, options: RiichiOptions) -> Evaluation:
     scored = [score_decomposition(Facts(hand, ctx, options, tiles, d)) for d in decs]
     wins = [s for s in scored if s.meets_minimum]
     if not wins:
+        _check_liable(ctx, None)
         return Evaluation(False, scored[0], tuple(scored[1:]))
     if len(wins) == 1:  # the usual case: nothing to rank
+        _check_liable(ctx, wins[0])
         return Evaluation(True, wins[0], ())
     order = sorted(range(len(wins)), key=lambda i: (_rank(wins[i]), i))
+    _check_liable(ctx, wins[order[0]])
     return Evaluation(True, wins[order[0]], tuple(wins[i] for i in order[1:]))
+
+
+def _check_liable(ctx: WinContext, best: Scoring | None) -> None:
+    """A `liable` seat needs a win scored with big three dragons or big four winds (the pao yakuman)."""
+    if ctx.liable == ClaimedFrom.NONE:
+        return
+    if best is None or not any(h.fan.id in _LIABLE for h in best.fans):
+        raise ContradictoryContextError("liable: pao is for big three dragons or big four winds, and this hand "
+                                        "is not scored with either", "liable")

@@ -15,7 +15,8 @@ from engine.rules.model import FanRow, FanTable, Scope
 
 
 class Yaku(IntEnum):
-    """Tenhou's yaku ids (36, renhou, is not played)."""
+    """Tenhou's yaku ids (36 renhou: with the option renhou; 55, kita, is ours: Tenhou counts North set
+    aside in three-player as a separate bonus)."""
 
     MENZEN_TSUMO = 0
     RIICHI = 1
@@ -53,6 +54,7 @@ class Yaku(IntEnum):
     JUNCHAN = 33
     HONITSU = 34
     CHINITSU = 35
+    RENHOU = 36
     TENHOU = 37
     CHIIHOU = 38
     DAISANGEN = 39
@@ -71,15 +73,16 @@ class Yaku(IntEnum):
     DORA = 52
     URA_DORA = 53
     AKA_DORA = 54
+    KITA = 55
 
 
 Y = Yaku
 _SIT, _HAND, _SETS, _BONUS = Scope.SITUATION, Scope.HAND, Scope.SETS, Scope.BONUS
 
-YAKUMAN = frozenset({Y.TENHOU, Y.CHIIHOU, Y.DAISANGEN, Y.SUUANKOU, Y.SUUANKOU_TANKI, Y.TSUUIISOU, Y.RYUUIISOU,
+YAKUMAN = frozenset({Y.RENHOU, Y.TENHOU, Y.CHIIHOU, Y.DAISANGEN, Y.SUUANKOU, Y.SUUANKOU_TANKI, Y.TSUUIISOU, Y.RYUUIISOU,
                      Y.CHINROUTOU, Y.CHUUREN_POUTOU, Y.JUNSEI_CHUUREN_POUTOU, Y.KOKUSHI_MUSOU, Y.KOKUSHI_MUSOU_13,
                      Y.DAISUUSHII, Y.SHOUSUUSHII, Y.SUUKANTSU})
-DORA_KINDS = (Y.DORA, Y.URA_DORA, Y.AKA_DORA)
+DORA_KINDS = (Y.DORA, Y.URA_DORA, Y.AKA_DORA, Y.KITA)
 # Everything a yakuman excludes: every yaku and dora that is not itself a yakuman.
 _NOT_YAKUMAN = tuple(y for y in Yaku if y not in YAKUMAN)
 
@@ -139,6 +142,9 @@ TABLE = FanTable("han", (
     FanRow(Y.CHINITSU, "Full Flush (chinitsu)", "清一色", 6, open_value=5, excludes=(Y.HONITSU,), scope=_HAND),
     _yakuman(Y.TENHOU, "Blessing of Heaven (tenhou)", "天和", scope=_SIT),
     _yakuman(Y.CHIIHOU, "Blessing of Earth (chiihou)", "地和", scope=_SIT),
+    _yakuman(Y.RENHOU, "Blessing of Man (renhou)", "人和", scope=_SIT,
+             description="a non-dealer's win on a discard before its first draw, no call made; with the option "
+                         "renhou: a yakuman, or a mangan (5 han) that does not add to other yaku"),
     _yakuman(Y.DAISANGEN, "Big Three Dragons (daisangen)", "大三元", scope=_SETS),
     _yakuman(Y.SUUANKOU, "Four Concealed Pungs (suuankou)", "四暗刻", scope=_SETS),
     _yakuman(Y.SUUANKOU_TANKI, "Four Concealed Pungs, Single Wait (suuankou tanki)", "四暗刻単騎", 2, _SETS,
@@ -157,4 +163,6 @@ TABLE = FanTable("han", (
     FanRow(Y.DORA, "Dora", "ドラ", 1, scope=_BONUS, description="per tile; counted only with a yaku"),
     FanRow(Y.URA_DORA, "Ura Dora", "裏ドラ", 1, scope=_BONUS, description="per tile, after riichi"),
     FanRow(Y.AKA_DORA, "Red Five (aka dora)", "赤ドラ", 1, scope=_BONUS, description="per red five held"),
+    FanRow(Y.KITA, "North Dora (kita)", "抜きドラ", 1, scope=_BONUS,
+           description="three players: per North tile set aside (kita); counted only with a yaku"),
 ), Yaku)
