@@ -32,7 +32,8 @@ Rulings (where rule books differ or the contract is silent):
    without riichi; tenhou by a non-dealer, chiihou by the dealer, either with any meld (a concealed kong
    too) or with riichi (a replacement tile that is the last wall tile is allowed: ruling 11); a win
    on a discard without `discarded_by` (BAD_CONTEXT), a self-drawn one with it; flowers are refused by the
-   engine's unread-field check (BAD_CONTEXT: the game has none); more than 5 dora or ura dora indicators, honba or riichi sticks outside 0..100
+   engine's unread-field check (BAD_CONTEXT: the game has none); more than 5 dora or ura dora indicators,
+   honba or riichi sticks outside 0..100
    (BAD_CONTEXT); an indicator that would be a fifth copy of a tile with the hand's (TOO_MANY_COPIES); all
    four copies of a 5 held without its red five while the option red_fives is on (field red_fives).
 8. Three players (players=3; riichi.wiki "Sanma", and its "Majsoul" page: Mahjong Soul's sanma follows
