@@ -320,6 +320,10 @@ class WinContext:
     liable: ClaimedFrom = ClaimedFrom.NONE
     # Riichi, three players: North tiles set aside as bonus tiles (each a dora)
     kita: int = 0
+    # Guangdong 节节高: the winner's consecutive dealer wins before this one
+    streak: int = 0
+    # Hong Kong 杠上杠: the replacement tile of a kong declared on the replacement tile of another kong
+    kong_on_kong: bool = False
     extra: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:

@@ -31,7 +31,7 @@ from engine.rules.guangdong.scoring import SHAPES, analyze, check_context, score
 from engine.rules.model import ALL_TILES, RuleSet
 
 CONTEXT_FIELDS = ("self_drawn", "replacement_tile", "robbing_kong", "seat_wind", "discarded_by", "follow_dealer",
-                  "horse_tiles", "kong_fed_by")
+                  "horse_tiles", "kong_fed_by", "streak")
 
 RULE_SET = RuleSet(
     name="guangdong",

@@ -36,11 +36,11 @@ declared set, 天胡 is East's, 地胡 is not, neither is on the last tile, a re
 
 from engine.rules.hk.fans import TABLE
 from engine.rules.hk.options import HkOptions
-from engine.rules.hk.scoring import SHAPES, check_context, score
+from engine.rules.hk.scoring import SHAPES, analyze, check_context, score
 from engine.rules.model import ALL_TILES, RuleSet
 
 CONTEXT_FIELDS = ("self_drawn", "replacement_tile", "robbing_kong", "last_wall_tile", "seat_wind", "prevalent_wind",
-                  "flowers", "flower_tiles", "heavenly", "earthly", "discarded_by")
+                  "flowers", "flower_tiles", "heavenly", "earthly", "discarded_by", "liable", "kong_on_kong")
 
 RULE_SET = RuleSet(
     name="hk",
@@ -54,4 +54,5 @@ RULE_SET = RuleSet(
     score=score,
     check_context=check_context,
     allow_quad_pairs=False,
+    analyze=analyze,
 )
