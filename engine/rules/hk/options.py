@@ -70,8 +70,8 @@ class HkOptions(Options):
     flower_hand: bool = option(False, "花胡: eight flowers self-drawn (八仙过海) or seven flowers robbing the eighth "
                                       "(七抢一, context.discarded_by the player who drew it) win whatever the tiles")
     seven_pairs_faan: int = option(0, "七对: 0, seven pairs is not a win (the traditional table); 1-13, a seven-pairs "
-                                      "win scores this (4 in Kimeiga/hkos docs/scoring.md and dbrudnicki's HK notes; 3 in Kimeiga/hkos "
-                                      "docs/scoring_2.md)")
+                                      "win scores this (4 in Kimeiga/hkos docs/scoring.md and dbrudnicki's HK "
+                                      "notes; 3 in Kimeiga/hkos docs/scoring_2.md)")
     kong_on_kong_faan: int = option(0, "杠上杠 (context.kong_on_kong): 0, not scored (the win scores 杠上开花); 1-13, "
                                        "this in place of 杠上开花 (8 in Kimeiga/hkos's table)")
     seven_flowers_faan: int = option(3, "七抢一 with flower_hand, 1-13 (3 in Kimeiga/hkos's table; the limit caps it)")

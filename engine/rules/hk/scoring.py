@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 from collections.abc import Sequence
+from functools import cache
 
 from engine import analysis
 from engine.errors import BadContextError, ContradictoryContextError
@@ -83,7 +82,6 @@ def score_decomposition(f: Facts, options: HkOptions) -> Scoring:
     else:
         total = min(options.limit, sum(h.points for h in hits))
     meets = hand_faan >= options.min_faan
-    points = points_for(total, options.points_table)
     return _scoring(tuple(hits), total, meets, f.dec, f.h.ctx, options)
 
 
