@@ -1,8 +1,9 @@
 """hk: Hong Kong (Cantonese) faan scoring, 香港麻雀 / 广东牌, on the fan-table model.
 
 All 34 kinds and the eight flowers; standard hands (four sets and a pair) and thirteen orphans; seven
-pairs only where the room prices it (option seven_pairs_faan). The table is `fans.py` (faan per fan), the options `options.py` (minimum 3 or 0, limit
-8/10/13, half-doubling or plain-doubling points, payments), scoring `scoring.py`. A win's faan is the
+pairs only where the room prices it (option seven_pairs_faan). The table is `fans.py` (faan per fan),
+the options `options.py` (minimum 3 or 0, limit 8/10/13, half-doubling or plain-doubling points,
+payments, 包, the optional hands), scoring `scoring.py`. A win's faan is the
 sum of its counted fans, capped at the limit; a limit hand scores the limit and nothing else.
 `meets_minimum` is judged without the flower fans (无花, 正花, 一台花): bonus tiles do not count toward
 the agreed minimum (Wikipedia, "Mahjong", Old Hong Kong rules, Scoring).
