@@ -2,9 +2,11 @@
 杠上杠 and the flower hands 七抢一 / 八仙过海, every payment worked out by hand.
 
 Sources (facts only, nothing copied):
-* 包: the common Hong Kong rule as the issue states it and the proto's contract for HkOptions.liability (the
-  liable player pays for everyone on a self-draw, alone on a discard); the situations are 大三元, 大四喜 and
-  十二张落地 (four exposed melds).
+* 包: on a self-draw the liable player pays for everyone (bigproduction.com, Hong Kong Mah Jong "Points &
+  Penalties": "that player then picks up the winning tile ... you pay for everyone"; the issue's common HK
+  rule); alone on a discard by default (the proto's contract for HkOptions.liability), or shared equally with
+  another discarder with liability_split (European Riichi Competition Rules 3.3.6, as ooyamaneko.net gives
+  it). The situations are 大三元, 大四喜 and 十二张落地 (four exposed melds).
 * Seven pairs: 4 faan in Kimeiga/hkos docs/scoring.md (GitHub, "Seven Pairs 4 fan") and in dbrudnicki's Hong
   Kong old-style notes (dbrudnicki/dbrudnicki.github.com README, "Seven Pairs 4"); 3 in Kimeiga/hkos
   docs/scoring_2.md's non-traditional hands. Off in the traditional table (the default).
@@ -89,6 +91,21 @@ def test_liable_player_pays_alone_on_another_players_discard() -> None:
     s = best(DRAGONS, "5p", DRAGONS_MELD, options={"payment": 3}, seat_wind=S, discarded_by=ClaimedFrom.RIGHT,
              liable=ClaimedFrom.ACROSS)
     assert pays(s) == {E: 0, S: 288, W: 0, N: -288}
+
+
+def test_liability_split_shares_another_players_discard() -> None:
+    """liability_split (the equal share of the European Riichi Competition Rules 3.3.6, ooyamaneko.net): West
+    discards, North is liable: 384 shared, 192 each; the liable player's own discard is still paid alone."""
+    split = {"liability_split": True}
+    s = best(DRAGONS, "5p", DRAGONS_MELD, split, seat_wind=S, discarded_by=ClaimedFrom.RIGHT,
+             liable=ClaimedFrom.ACROSS)
+    assert pays(s) == {E: 0, S: 384, W: -192, N: -192}
+    s = best(DRAGONS, "5p", DRAGONS_MELD, split, seat_wind=S, discarded_by=ClaimedFrom.ACROSS,
+             liable=ClaimedFrom.ACROSS)
+    assert pays(s) == {E: 0, S: 384, W: 0, N: -384}
+    # a self-draw is the liable player's alone whatever the option
+    s = best(DRAGONS, "5p", DRAGONS_MELD, split, seat_wind=S, self_drawn=True, liable=ClaimedFrom.ACROSS)
+    assert pays(s) == {E: 0, S: 768, W: 0, N: -768}
 
 
 def test_liable_discarder_of_great_winds_pays_everything() -> None:
@@ -238,7 +255,7 @@ def test_wire_fields_reach_the_engine() -> None:
     ctx = convert.context_from_proto(pb.WinContext(liable=pb.CLAIMED_FROM_ACROSS, kong_on_kong=True))
     assert ctx.liable == ClaimedFrom.ACROSS and ctx.kong_on_kong
     opts = pb.RuleOptions(hk=pb.HkOptions(liability=False, flower_hand=True, seven_pairs_faan=4, kong_on_kong_faan=8,
-                                          seven_flowers_faan=3, eight_flowers_faan=8))
+                                          seven_flowers_faan=3, eight_flowers_faan=8, liability_split=True))
     assert convert.options_from_proto("hk", opts) == {"liability": False, "flower_hand": True, "seven_pairs_faan": 4,
                                                       "kong_on_kong_faan": 8, "seven_flowers_faan": 3,
-                                                      "eight_flowers_faan": 8}
+                                                      "eight_flowers_faan": 8, "liability_split": True}

@@ -15,10 +15,13 @@ Points (`Scoring.points`) are the base units a hand is worth: the points table a
   complete 大三元 (the third dragon set), 大四喜 (the fourth wind set) or 十二张落地 (the fourth exposed
   meld). On a self-draw the liable player pays all three shares; on a discard (whoever discarded it, the
   liable player included) the liable player alone pays what the discard costs under `payment` (4 x points,
-  or 3 x with ALL_PAY) and nobody else pays. Source: the common Hong Kong 包 rule as the project's issue
-  states it and the proto's contract (HkOptions.liability: "pays for everyone on a self-draw, and alone on a
-  discard"); no public table found here says otherwise for a discard. A split between the liable player and
-  another discarder, which some Chinese tables play (as Riichi's pao does), is not offered.
+  or 3 x with ALL_PAY) and nobody else pays. With `liability_split`, a discard by another player is shared
+  equally by the liable player and the discarder (the discarder's half rounded down). Sources: the self-draw
+  rule is bigproduction.com's Hong Kong "Points & Penalties" page ("that player then picks up the winning
+  tile ... you pay for everyone", the 12-piece penalty) and the common rule the project's issue states;
+  paying alone on any discard is the proto's contract (HkOptions.liability); the equal split is the
+  European Riichi Competition Rules' 3.3.6 (ooyamaneko.net's RCR 2012/2016 text: "he shares the payment
+  equally with the player who fed"), which Chinese tables also play.
 Robbing a kong counts as a discard by the player whose kong was robbed. The discarder is
 `context.discarded_by` (relative to the winner: LEFT is the player before the winner in turn order);
 on a win that is not self-drawn and names no discarder the payments are left empty (points still say
@@ -67,6 +70,8 @@ class HkOptions(Options):
     liability: bool = option(True, "包: context.liable, the player who let the winner complete 大三元, 大四喜 or "
                                    "four exposed melds, pays for everyone on a self-draw and alone on a discard "
                                    "(false: context.liable is refused)")
+    liability_split: bool = option(False, "包 on a discard by another player: false, the liable player pays alone; "
+                                          "true, the liable player and the discarder pay half each")
     flower_hand: bool = option(False, "花胡: eight flowers self-drawn (八仙过海) or seven flowers robbing the eighth "
                                       "(七抢一, context.discarded_by the player who drew it) win whatever the tiles")
     seven_pairs_faan: int = option(0, "七对: 0, seven pairs is not a win (the traditional table); 1-13, a seven-pairs "
@@ -112,8 +117,11 @@ def payments(points: int, winner: Wind, self_drawn: bool, discarded_by: ClaimedF
             cost = 3 * points * (2 if options.self_draw_double else 1)
         else:
             cost = (3 if options.payment == PaymentRule.ALL_PAY else 4) * points
-        payer = seat_of(winner, liable)
-        paid = {w: cost if w == payer else 0 for w in others}
+        paid = dict.fromkeys(others, 0)
+        if options.liability_split and not self_drawn and discarded_by not in (ClaimedFrom.NONE, liable):
+            paid[seat_of(winner, discarded_by)] = cost // 2
+            cost -= cost // 2
+        paid[seat_of(winner, liable)] = cost
     elif self_drawn:
         share = points * (2 if options.self_draw_double else 1)
         paid = {w: share for w in others}
