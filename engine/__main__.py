@@ -28,9 +28,9 @@ Melds (`--meld`, repeatable): KIND:TILES[:FLAG,FLAG...]
 Rule options (`--option NAME=VALUE`, repeatable): the rule set's options by name, e.g. for sichuan
 variant=1|2 (MIL, Chengdu), fan_cap=3|4, heavenly_earthly=true|false, self_draw=1|2|3 (add base,
 add fan, no bonus), concealed_simples=true|false, call_transfer=true|false, void_suit=m|p|s.
-For hk: min_faan, limit, points_table, payment, self_draw_double, flowers, liability, flower_hand,
-seven_pairs_faan, kong_on_kong_faan, seven_flowers_faan, eight_flowers_faan, liability_split; an enum option takes its
-value's name (points_table=doubling, payment=discarder_pays_all).
+For hk: min_faan, limit, points_table, payment, self_draw_double, flowers, liability, liability_split,
+flower_hand, seven_pairs_faan, kong_on_kong_faan, seven_flowers_faan, eight_flowers_faan; an enum option
+also takes its value's name (points_table=doubling, payment=discarder_pays_all).
 For guangdong: a list of tiles for ghosts (ghosts=P, ghosts=5m6m); see engine/rules/guangdong/options.py
 for the rest (seven_pairs, self_draw_only, players, horse_start=1|2, horse_value, horse_kongs, streak_value,
 all_pungs_multiplier ...).
