@@ -54,8 +54,8 @@ TABLE = FanTable("multiplier", (
            description="won on the replacement tile of a kong whose fourth tile was discarded: that "
                        "discarder pays for everyone (option kong_burst_pays_all)"),
     FanRow(Fan.HORSES, "Horses", "中马", 1, scope=Scope.BONUS,
-           description="each horse tile naming the winner's seat adds the hand's points once more to every "
-                       "payment (买马); count = horses hit"),
+           description="each horse tile naming the winner's seat adds the hand's multiple once more (买马, "
+                       "马跟底分), or option horse_value (the value shown) with a fixed horse; count = horses hit"),
     FanRow(Fan.FOLLOW_DEALER, "Following the dealer", "跟庄", 1, scope=Scope.BONUS,
            description="an input fact: the dealer pays every other player follow_dealer_points x base"),
     FanRow(Fan.ALL_PUNGS, "All pungs", "碰碰胡", 1, description="four pungs or kongs and a pair; shown when "
