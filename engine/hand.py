@@ -279,7 +279,7 @@ class WinContext:
     Each rule set reads only the fields it declares; the others are ignored (heavenly/earthly/
     ready_declared/heavenly_ready: mcr2p; riichi ... riichi_sticks: Riichi; void_suit,
     after_kong_discard, seats_out, prior_kong, prior_kong_claimed_from: Sichuan;
-    flower_tiles: hk; follow_dealer, horse_tiles, kong_fed_by: Guangdong).
+    flower_tiles, liable, kong_on_kong: hk; follow_dealer, horse_tiles, kong_fed_by, streak: Guangdong).
     """
 
     self_drawn: bool = False
