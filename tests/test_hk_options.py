@@ -259,3 +259,21 @@ def test_wire_fields_reach_the_engine() -> None:
     assert convert.options_from_proto("hk", opts) == {"liability": False, "flower_hand": True, "seven_pairs_faan": 4,
                                                       "kong_on_kong_faan": 8, "seven_flowers_faan": 3,
                                                       "eight_flowers_faan": 8, "liability_split": True}
+
+
+def test_service_answers_and_caches_by_liable() -> None:
+    """Through the service in process: the same hand with and without 包 is two answers (the cache keys on
+    context.liable), each with its own payments."""
+    from mjsvc import convert
+    from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+    from mjsvc.service import Service
+
+    hand = pb.Hand(concealed=convert.tiles_to_proto(parse_tiles(DRAGONS)), winning_tile=convert.tiles_to_proto(
+        [T("5p")])[0], melds=[pb.Meld(kind=pb.MELD_KIND_PUNG, tiles=convert.tiles_to_proto([T("C")] * 3),
+                                      claimed_from=pb.CLAIMED_FROM_LEFT)])
+    svc = Service()
+    for liable, expected in ((pb.CLAIMED_FROM_ACROSS, [0, 768, 0, -768]), (0, [-256, 768, -256, -256])):
+        ctx = pb.WinContext(self_drawn=True, seat_wind=pb.WIND_SOUTH, liable=liable)
+        for _ in range(2):  # cold, then cached
+            got = svc.evaluate(pb.EvaluateRequest(rule_set="hk", hand=hand, context=ctx))
+            assert [p.amount for p in got.best.payments] == expected
