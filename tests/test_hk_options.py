@@ -272,7 +272,9 @@ def test_service_answers_and_caches_by_liable() -> None:
         [T("5p")])[0], melds=[pb.Meld(kind=pb.MELD_KIND_PUNG, tiles=convert.tiles_to_proto([T("C")] * 3),
                                       claimed_from=pb.CLAIMED_FROM_LEFT)])
     svc = Service()
-    for liable, expected in ((pb.CLAIMED_FROM_ACROSS, [0, 768, 0, -768]), (0, [-256, 768, -256, -256])):
+    cases: tuple[tuple[Any, list[int]], ...] = ((pb.CLAIMED_FROM_ACROSS, [0, 768, 0, -768]),
+                                                (pb.CLAIMED_FROM_UNSPECIFIED, [-256, 768, -256, -256]))
+    for liable, expected in cases:
         ctx = pb.WinContext(self_drawn=True, seat_wind=pb.WIND_SOUTH, liable=liable)
         for _ in range(2):  # cold, then cached
             got = svc.evaluate(pb.EvaluateRequest(rule_set="hk", hand=hand, context=ctx))
