@@ -268,7 +268,8 @@ def cmd_score(args: argparse.Namespace) -> str:
         follow_dealer=args.follow_dealer,
         horse_tiles=tuple(parse_tiles(args.horses, "horse_tiles")) if args.horses else (),
         kong_fed_by=parse_seat(args.kong_fed_by, "kong_fed_by"),
-        liable=parse_seat(args.liable, "liable"), streak=args.streak, kong_on_kong=args.kong_on_kong)
+        liable=parse_seat(args.liable, "liable"), streak=args.streak, kong_on_kong=args.kong_on_kong,
+        flower_win=args.flower_win)
     result = api.evaluate(hand, ctx, args.rule_set, parse_options(args.option))
     return format_evaluation(hand, ctx, result, args.all, rules.get(args.rule_set).table.unit)
 
@@ -379,6 +380,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "before this one")
     s.add_argument("--kong-on-kong", action="store_true", help="hk 杠上杠: the replacement tile of a kong declared "
                    "on another kong's replacement tile")
+    s.add_argument("--flower-win", action="store_true", help="hk 花胡: the win is the flower hand (八仙过海, 七抢一)")
     s.add_argument("--all", action="store_true", help="also show the other decompositions")
     common(s)
     s.set_defaults(run=cmd_score)

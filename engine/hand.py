@@ -279,7 +279,7 @@ class WinContext:
     Each rule set reads only the fields it declares; the others are ignored (heavenly/earthly/
     ready_declared/heavenly_ready: mcr2p; riichi ... riichi_sticks: Riichi; void_suit,
     after_kong_discard, seats_out, prior_kong, prior_kong_claimed_from: Sichuan;
-    flower_tiles, liable, kong_on_kong: hk; follow_dealer, horse_tiles, kong_fed_by, streak: Guangdong).
+    flower_tiles, liable, kong_on_kong, flower_win: hk; follow_dealer, horse_tiles, kong_fed_by, streak: Guangdong).
     """
 
     self_drawn: bool = False
@@ -324,6 +324,8 @@ class WinContext:
     streak: int = 0
     # Hong Kong 杠上杠: the replacement tile of a kong declared on the replacement tile of another kong
     kong_on_kong: bool = False
+    # Hong Kong 花胡: the win is the flower hand (八仙过海 or 七抢一), whatever the tiles
+    flower_win: bool = False
     extra: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:

@@ -148,6 +148,7 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
         kita=msg.kita,
         streak=msg.streak,
         kong_on_kong=msg.kong_on_kong,
+        flower_win=msg.flower_win,
     )
 
 

@@ -206,54 +206,61 @@ def test_kong_on_kong_checks() -> None:
 
 
 LOOSE = "1357m1357p1357s9m"  # + 9p: no complete hand
+FLOWER = {"flower_hand": True}
 
 
 def test_eight_flowers_win_whatever_the_tiles() -> None:
     """八仙过海 8 faan (Kimeiga/hkos), 64 points; a self-draw: each of the three pays 128."""
-    opts = {"flower_hand": True}
-    assert not evaluate(LOOSE, "9p", self_drawn=True, flower_tiles=ALL_FLOWERS).is_win  # option off
-    s = best(LOOSE, "9p", options=opts, self_drawn=True, flower_tiles=ALL_FLOWERS)
+    s = best(LOOSE, "9p", options=FLOWER, self_drawn=True, flower_tiles=ALL_FLOWERS, flower_win=True)
     assert fans(s) == {Fan.EIGHT_FLOWERS: 8} and s.meets_minimum
     assert s.points == 64 and pays(s) == {E: 384, S: -128, W: -128, N: -128}
     assert len(s.decomposition.knitted) == 14  # the tiles as held, not judged
     # the limit caps it: 13 faan asked, limit 10
-    capped = best(LOOSE, "9p", options={**opts, "eight_flowers_faan": 13, "limit": 10}, self_drawn=True,
-                  flower_tiles=ALL_FLOWERS)
+    capped = best(LOOSE, "9p", options={**FLOWER, "eight_flowers_faan": 13, "limit": 10}, self_drawn=True,
+                  flower_tiles=ALL_FLOWERS, flower_win=True)
     assert capped.total == 10
+    # without flower_win the tiles are judged as ever: eight flowers are flower fans, and these tiles no win
+    assert not evaluate(LOOSE, "9p", FLOWER, self_drawn=True, flower_tiles=ALL_FLOWERS).is_win
 
 
 def test_seven_flowers_rob_the_eighth() -> None:
     """七抢一 3 faan (Kimeiga/hkos "7 Flowers (花糊) 3"), 8 points; the player who drew the eighth flower (left)
     pays as a discarder: 16, the other two 8 each."""
     seven = ALL_FLOWERS[:7]
-    s = best(LOOSE, "9p", options={"flower_hand": True}, discarded_by=ClaimedFrom.LEFT, flower_tiles=seven)
+    s = best(LOOSE, "9p", options=FLOWER, discarded_by=ClaimedFrom.LEFT, flower_tiles=seven, flower_win=True)
     assert fans(s) == {Fan.SEVEN_FLOWERS: 3} and s.points == 8
     assert pays(s) == {E: 32, S: -8, W: -8, N: -16}
-    # seven flowers self-drawn is no flower hand
-    assert not evaluate(LOOSE, "9p", {"flower_hand": True}, self_drawn=True, flower_tiles=seven).is_win
 
 
-def test_eight_flowers_on_a_discard_is_contradictory() -> None:
-    with pytest.raises(ContradictoryContextError) as err:
-        evaluate(LOOSE, "9p", {"flower_hand": True}, discarded_by=ClaimedFrom.LEFT, flower_tiles=ALL_FLOWERS)
-    assert err.value.field == "flower_tiles"
+def test_flower_win_checks() -> None:
+    seven = ALL_FLOWERS[:7]
+    with pytest.raises(BadContextError) as bad:  # 花胡 not played: the fact is not read
+        evaluate(LOOSE, "9p", self_drawn=True, flower_tiles=ALL_FLOWERS, flower_win=True)
+    assert bad.value.field == "flower_win"
+    cases: tuple[dict[str, Any], ...] = (
+        {"self_drawn": True, "flower_tiles": seven},  # seven flowers self-drawn: no flower hand
+        {"discarded_by": ClaimedFrom.LEFT, "flower_tiles": ALL_FLOWERS},  # eight on a discard
+        {"self_drawn": True, "flower_tiles": ALL_FLOWERS[:6]})
+    for ctx in cases:
+        with pytest.raises(ContradictoryContextError) as err:
+            evaluate(LOOSE, "9p", FLOWER, flower_win=True, **ctx)
+        assert err.value.field == "flower_win"
 
 
-def test_a_complete_hand_with_eight_flowers_keeps_the_better_reading() -> None:
-    """A complete self-drawn hand with all eight flowers: 混一色 3 + 箭刻 1 + 自摸 1 + 门前清 1 + two flower
-    groups 4 = 10 faan beats 八仙过海's 8; both readings are offered."""
-    ev = evaluate("123m456m11mSSSCC", "C", {"flower_hand": True}, self_drawn=True, flower_tiles=ALL_FLOWERS)
-    assert ev.best is not None and ev.best.total == 10
-    assert any(Fan.EIGHT_FLOWERS in fans(a) for a in ev.alternatives)
+def test_a_complete_hand_with_eight_flowers_is_judged_on_its_tiles_without_flower_win() -> None:
+    """Declining the flower hand and winning later (here on a discard, with all eight flowers): the tiles are
+    scored, 混一色 3 + 箭刻 1 + 门前清 1 + two flower groups 4 = 9 faan."""
+    s = best("123m456m11mSSSCC", "C", options=FLOWER, discarded_by=ClaimedFrom.LEFT, flower_tiles=ALL_FLOWERS)
+    assert s.total == 9 and Fan.EIGHT_FLOWERS not in fans(s)
 
 
 def test_wire_fields_reach_the_engine() -> None:
-    """WinContext.liable (51) and kong_on_kong (53), HkOptions 7-12 pass through mjsvc.convert unchanged."""
+    """WinContext.liable (51), kong_on_kong (53), flower_win (54), HkOptions 7-13 pass through mjsvc.convert."""
     from mjsvc import convert
     from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 
-    ctx = convert.context_from_proto(pb.WinContext(liable=pb.CLAIMED_FROM_ACROSS, kong_on_kong=True))
-    assert ctx.liable == ClaimedFrom.ACROSS and ctx.kong_on_kong
+    ctx = convert.context_from_proto(pb.WinContext(liable=pb.CLAIMED_FROM_ACROSS, kong_on_kong=True, flower_win=True))
+    assert ctx.liable == ClaimedFrom.ACROSS and ctx.kong_on_kong and ctx.flower_win
     opts = pb.RuleOptions(hk=pb.HkOptions(liability=False, flower_hand=True, seven_pairs_faan=4, kong_on_kong_faan=8,
                                           seven_flowers_faan=3, eight_flowers_faan=8, liability_split=True))
     assert convert.options_from_proto("hk", opts) == {"liability": False, "flower_hand": True, "seven_pairs_faan": 4,

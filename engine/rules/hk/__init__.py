@@ -32,10 +32,11 @@ published table and its test says so (tests/test_hk_rules.py):
    dbrudnicki's notes), 杠上杠 (context.kong_on_kong, 8 faan in Kimeiga/hkos docs/scoring_2.md, in place of
    杠上开花), and with flower_hand the flower hands 八仙过海 (eight flowers, the eighth self-drawn, 8 faan) and
    七抢一 (seven flowers and the eighth robbed from the player who drew it: a win not self-drawn, that player
-   as context.discarded_by, 3 faan). A flower hand wins whatever the tiles: Evaluate still takes a 14-tile
-   hand (give the tiles held; for 七抢一 any tile as winning_tile), the answer lists them unjudged (melds
-   as sets, the rest in `knitted`), always meets the minimum, and a complete hand on the same tiles is
-   offered beside it (best first).
+   as context.discarded_by, 3 faan). The client says the win is a flower hand with context.flower_win (a
+   player may decline it and win on the tiles later, so the flowers held do not say it). A flower hand wins
+   whatever the tiles: Evaluate still takes a 14-tile hand (give the tiles held; for 七抢一 any tile as
+   winning_tile), the answer lists them unjudged (melds as sets, the rest in `knitted`) and always meets
+   the minimum.
 10. 包 (option liability, default true): context.liable names who let the winner complete 大三元, 大四喜
    or 十二张落地 (four exposed melds; a concealed kong is not exposed). That player pays all three shares
    of a self-draw and, on a discard by anyone, alone pays what the discard costs (options.py). liable on a
@@ -46,7 +47,8 @@ which flowers the winner holds; `flowers`, if set, must equal their number; flow
 without them (options.hk.flowers false) are refused; a self-draw names no discarder; 天胡 / 地胡 have no
 declared set, 天胡 is East's, 地胡 is not, neither is on the last tile, a replacement tile or a robbed kong;
 liable as in 10; kong_on_kong needs kong_on_kong_faan (else BAD_CONTEXT), replacement_tile and two declared
-kongs; eight flowers with flower_hand are self-drawn. docs/rules/hk.md lists every option.
+kongs; flower_win needs flower_hand (else BAD_CONTEXT) and eight flowers self-drawn or seven not
+self-drawn, not on a robbed kong or a replacement tile. docs/rules/hk.md lists every option.
 """
 
 from engine.rules.hk.fans import TABLE
@@ -55,7 +57,8 @@ from engine.rules.hk.scoring import SHAPES, analyze, check_context, score
 from engine.rules.model import ALL_TILES, RuleSet
 
 CONTEXT_FIELDS = ("self_drawn", "replacement_tile", "robbing_kong", "last_wall_tile", "seat_wind", "prevalent_wind",
-                  "flowers", "flower_tiles", "heavenly", "earthly", "discarded_by", "liable", "kong_on_kong")
+                  "flowers", "flower_tiles", "heavenly", "earthly", "discarded_by", "liable", "kong_on_kong",
+                  "flower_win")
 
 RULE_SET = RuleSet(
     name="hk",

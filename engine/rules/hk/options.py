@@ -73,7 +73,8 @@ class HkOptions(Options):
     liability_split: bool = option(False, "包 on a discard by another player: false, the liable player pays alone; "
                                           "true, the liable player and the discarder pay half each")
     flower_hand: bool = option(False, "花胡: eight flowers self-drawn (八仙过海) or seven flowers robbing the eighth "
-                                      "(七抢一, context.discarded_by the player who drew it) win whatever the tiles")
+                                      "(七抢一, context.discarded_by the player who drew it) win whatever the tiles, "
+                                      "asked with context.flower_win")
     seven_pairs_faan: int = option(0, "七对: 0, seven pairs is not a win (the traditional table); 1-13, a seven-pairs "
                                       "win scores this (4 in Kimeiga/hkos docs/scoring.md and dbrudnicki's HK "
                                       "notes; 3 in Kimeiga/hkos docs/scoring_2.md)")

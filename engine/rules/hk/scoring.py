@@ -92,17 +92,10 @@ def _scoring(hits: tuple[FanHit, ...], total: int, meets: bool, dec: Decompositi
     return Scoring(hits, total, meets, dec, points=points, payments=tuple([(int(w), amount) for w, amount in paid]))
 
 
-def flower_fan(ctx: WinContext, options: HkOptions) -> Fan | None:
-    """花胡 (option flower_hand): 八仙过海, all eight flowers with the eighth self-drawn, or 七抢一, seven flowers
-    and the eighth robbed from the player who drew it (a win not self-drawn); None otherwise."""
-    if not options.flower_hand:
-        return None
-    held = len(ctx.flower_tiles)
-    if held == NUM_FLOWERS and ctx.self_drawn:
-        return Fan.EIGHT_FLOWERS
-    if held == NUM_FLOWERS - 1 and not ctx.self_drawn:
-        return Fan.SEVEN_FLOWERS
-    return None
+def flower_fan(ctx: WinContext) -> Fan:
+    """The flower hand a checked context.flower_win claims: 八仙过海 (all eight flowers, the eighth self-drawn) or
+    七抢一 (seven flowers, the eighth robbed from the player who drew it: not self-drawn)."""
+    return Fan.EIGHT_FLOWERS if len(ctx.flower_tiles) == NUM_FLOWERS else Fan.SEVEN_FLOWERS
 
 
 def flower_hand(hand: Hand, ctx: WinContext, fan: Fan, options: HkOptions) -> Scoring:
@@ -166,9 +159,20 @@ def check_context(hand: Hand, ctx: WinContext, options: HkOptions) -> None:
         if not ctx.replacement_tile or sum(1 for m in hand.melds if m.is_kong) < 2:
             raise ContradictoryContextError("kong_on_kong: 杠上杠 is a win on a replacement tile (replacement_tile) "
                                             "after two kongs, and the hand declares fewer", "kong_on_kong")
-    if options.flower_hand and len(ctx.flower_tiles) == NUM_FLOWERS and not ctx.self_drawn:
-        raise ContradictoryContextError("flower_tiles: eight flowers win (八仙过海) on the eighth one drawn, so "
-                                        "self-drawn; seven flowers rob the eighth (七抢一)", "flower_tiles")
+    if type(ctx.flower_win) is not bool:
+        raise BadContextError(f"flower_win: expected true or false, got {ctx.flower_win!r}", "flower_win")
+    if ctx.flower_win:
+        if not options.flower_hand:
+            raise BadContextError("flower_win: 花胡 is not played at this table (options.hk.flower_hand is false)",
+                                  "flower_win")
+        held = len(ctx.flower_tiles)
+        if not ((held == NUM_FLOWERS and ctx.self_drawn) or (held == NUM_FLOWERS - 1 and not ctx.self_drawn)):
+            raise ContradictoryContextError(f"flower_win: a flower hand is all eight flowers self-drawn (八仙过海) or "
+                                            f"seven robbing the eighth, not self-drawn (七抢一); flower_tiles holds "
+                                            f"{held}, self_drawn is {str(ctx.self_drawn).lower()}", "flower_win")
+        if ctx.robbing_kong or ctx.replacement_tile or ctx.kong_on_kong:
+            raise ContradictoryContextError("flower_win: a flower hand is won on a flower, not on a robbed kong or a "
+                                            "kong's replacement tile", "flower_win")
 
 
 def shapes_of(options: HkOptions) -> frozenset[ShapeKind]:
@@ -176,15 +180,14 @@ def shapes_of(options: HkOptions) -> frozenset[ShapeKind]:
 
 
 def score(hand: Hand, ctx: WinContext, options: HkOptions) -> Evaluation:
+    if ctx.flower_win:  # the win is the flower hand: the tiles are not judged
+        return Evaluation(True, flower_hand(hand, ctx, flower_fan(ctx), options))
     shapes = shapes_of(options)
     decs: list[Decomposition] = [d for d in decompositions(hand, False) if d.kind in shapes]
-    flower = flower_fan(ctx, options)
-    if not decs and flower is None:
+    if not decs:
         return Evaluation(False)
     h = HandFacts(hand, ctx, options.flowers)
     scored = [score_decomposition(Facts(h, d), options) for d in decs]
-    if flower is not None:  # the flower hand is a win of its own; a complete hand on the same tiles competes
-        scored.append(flower_hand(hand, ctx, flower, options))
     # Best first: the highest faan; ties keep engine.shapes' decomposition order.
     ranked = [s for _, s in sorted(enumerate(scored), key=lambda p: (-p[1].total, p[0]))]
     return Evaluation(True, ranked[0], tuple(ranked[1:]))
