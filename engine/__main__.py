@@ -29,11 +29,13 @@ Rule options (`--option NAME=VALUE`, repeatable): the rule set's options by name
 variant=1|2 (MIL, Chengdu), fan_cap=3..8, heavenly_earthly=true|false, self_draw=1|2|3 (add base,
 add fan, no bonus), concealed_simples=true|false, call_transfer=true|false, void_suit=m|p|s,
 kong_bloom_payer=all|feeder (点杠花).
-For hk: min_faan, limit, points_table, payment, self_draw_double, flowers; an enum option also takes its
-value's name (points_table=doubling, payment=discarder_pays_all).
-For guangdong: a list of tiles for ghosts (ghosts=P, ghosts=5m6m); see engine/rules/guangdong/options.py
-for the rest (seven_pairs, self_draw_only, players, horse_start=1|2 ...).
 For mcr: convention=chinese|rulebook (docs/rules/mcr.md); --flower-tiles and --discarded-by are read too.
+For hk: min_faan, limit, points_table, payment, self_draw_double, flowers, liability, liability_split,
+flower_hand, seven_pairs_faan, kong_on_kong_faan, seven_flowers_faan, eight_flowers_faan; an enum option
+also takes its value's name (points_table=doubling, payment=discarder_pays_all).
+For guangdong: a list of tiles for ghosts (ghosts=P, ghosts=5m6m); see engine/rules/guangdong/options.py
+for the rest (seven_pairs, self_draw_only, players, horse_start=1|2, horse_value, horse_kongs, streak_value,
+all_pungs_multiplier ...).
 
 Bad input prints the error code and message on stderr and exits with status 2.
 """
@@ -270,7 +272,8 @@ def cmd_score(args: argparse.Namespace) -> str:
         follow_dealer=args.follow_dealer,
         horse_tiles=tuple(parse_tiles(args.horses, "horse_tiles")) if args.horses else (),
         kong_fed_by=parse_seat(args.kong_fed_by, "kong_fed_by"),
-        kita=args.kita, liable=parse_seat(args.liable, "liable"))
+        kita=args.kita, liable=parse_seat(args.liable, "liable"), streak=args.streak,
+        kong_on_kong=args.kong_on_kong, flower_win=args.flower_win)
     result = api.evaluate(hand, ctx, args.rule_set, parse_options(args.option))
     return format_evaluation(hand, ctx, result, args.all, rules.get(args.rule_set).table.unit)
 
@@ -386,7 +389,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--kong-fed-by", default="", help="guangdong: who discarded the fourth tile of the kong a "
                    "replacement-tile win follows (left, across, right)")
     s.add_argument("--kita", type=int, default=0, help="riichi, three players: North tiles set aside as dora")
-    s.add_argument("--liable", default="", help="the seat liable (pao / 包) for the win: left, across, right")
+    s.add_argument("--liable", default="", help="the seat liable (riichi pao, hk 包) for the win: left, across, "
+                   "right")
+    s.add_argument("--streak", type=int, default=0, help="guangdong 节节高: the winner's consecutive dealer wins "
+                   "before this one")
+    s.add_argument("--kong-on-kong", action="store_true", help="hk 杠上杠: the replacement tile of a kong declared "
+                   "on another kong's replacement tile")
+    s.add_argument("--flower-win", action="store_true", help="hk 花胡: the win is the flower hand (八仙过海, 七抢一)")
     s.add_argument("--all", action="store_true", help="also show the other decompositions")
     common(s)
     s.set_defaults(run=cmd_score)

@@ -280,10 +280,11 @@ def winning_hand(concealed: Iterable[int], melds: Iterable[Meld], winning_tile: 
 class WinContext:
     """The situation of a win. Winds are Wind values; `flowers` 0-8.
 
-    Each rule set reads only the fields it declares; the others are ignored (heavenly/earthly/
-    ready_declared/heavenly_ready: mcr2p; riichi ... riichi_sticks: Riichi; void_suit,
-    after_kong_discard, seats_out, prior_kong, prior_kong_claimed_from, other_winners: Sichuan;
-    flower_tiles: hk; follow_dealer, horse_tiles: Guangdong; kong_fed_by: Guangdong and Sichuan).
+    Each field is read by the rule sets that declare it (`RuleSet.context_fields`); any other rule set refuses
+    it when set (BAD_CONTEXT). heavenly/earthly/ready_declared/heavenly_ready: mcr2p (heavenly/earthly also
+    Riichi and Sichuan); riichi ... riichi_sticks, kita: Riichi; void_suit, after_kong_discard, seats_out,
+    prior_kong, prior_kong_claimed_from, other_winners: Sichuan; flower_tiles: hk and mcr; liable: Riichi and hk;
+    kong_on_kong, flower_win: hk; follow_dealer, horse_tiles, streak: Guangdong; kong_fed_by: Guangdong and Sichuan.
     """
 
     self_drawn: bool = False
@@ -325,6 +326,12 @@ class WinContext:
     liable: ClaimedFrom = ClaimedFrom.NONE
     # Riichi, three players: North tiles set aside as bonus tiles (each a dora)
     kita: int = 0
+    # Guangdong 节节高: the winner's consecutive dealer wins before this one
+    streak: int = 0
+    # Hong Kong 杠上杠: the replacement tile of a kong declared on the replacement tile of another kong
+    kong_on_kong: bool = False
+    # Hong Kong 花胡: the win is the flower hand (八仙过海 or 七抢一), whatever the tiles
+    flower_win: bool = False
     extra: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:

@@ -147,6 +147,9 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
         kong_fed_by=_claimed_from(msg.kong_fed_by, f"{field}.kong_fed_by"),
         liable=_claimed_from(msg.liable, f"{field}.liable"),
         kita=msg.kita,
+        streak=msg.streak,
+        kong_on_kong=msg.kong_on_kong,
+        flower_win=msg.flower_win,
     )
 
 

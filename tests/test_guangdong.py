@@ -89,8 +89,9 @@ def test_robbing_a_kong_the_robbed_player_pays_for_all() -> None:
     e = ev(ROB, "2m", robbing_kong=True, discarded_by=ClaimedFrom.ACROSS)
     assert Fan.ROBBING_KONG in fans(e)
     assert pays(e) == {"E": 6, "S": 0, "W": -6, "N": 0}
+    # S1 scores the robbed kong as the winner's self-draw: without 抢杠全包 each of the three pays its self-draw share
     plain = ev(ROB, "2m", options={"rob_kong_pays_all": False}, robbing_kong=True, discarded_by=ClaimedFrom.ACROSS)
-    assert pays(plain) == {"E": 1, "S": 0, "W": -1, "N": 0}
+    assert pays(plain) == {"E": 6, "S": -2, "W": -2, "N": -2}
 
 
 def test_kong_burst_the_feeder_pays_for_all() -> None:

@@ -9,11 +9,17 @@ copy (engine.wildcards); with `four_ghosts_win` four ghosts in hand win whatever
 
 Wins only by self-draw or robbing a kong unless `self_draw_only` is off (a discard win asked for while
 it is on is CONTRADICTORY_CONTEXT naming context.self_drawn). Multipliers: 无鬼 x2, 七对 x2, 杠上开花
-x2 (or x1), 四鬼胡牌 x1 (or x2); 抢杠全包 and 杠爆全包 decide who pays; horses (买马, the drawn tiles in
-WinContext.horse_tiles) naming the winner's seat add the hand's points once more each; 跟庄
-(WinContext.follow_dealer) has the dealer pay everyone. `Scoring.total` is the multiple
-(multipliers x (1 + horses hit)), `Scoring.points` = base_points x total, `Scoring.payments` every
-seat's change (payments.py). Options, defaults and the rule sheets they follow: options.py.
+x2 (or x1), 四鬼胡牌 x1 (or x2), and the big hands a room prices (碰碰胡, 清一色, 豪华七对, 十三幺: x1 by
+default); 抢杠全包 and 杠爆全包 decide who pays (a robbed kong is scored as a self-draw: without 抢杠全包
+every other player pays its share, S1); horses (买马, the drawn tiles in WinContext.horse_tiles) naming
+the winner's seat add the hand's multiple once more each (马跟底分) or a fixed horse_value, and with
+马跟杠 the winner's kongs (concealed 2, else 1) once more each; 节节高 (WinContext.streak, option
+streak_value) adds per consecutive dealer win; 跟庄 (WinContext.follow_dealer) has the dealer pay everyone.
+`Scoring.total` is the multiple (multipliers + horses hit x (multipliers or horse_value) + 马跟杠 + 节节高),
+`Scoring.points` = base_points x total, `Scoring.payments` every seat's change (payments.py). Options,
+defaults and the rule sheets they follow: options.py and docs/rules/guangdong.md. Kong money itself
+(明杠 / 暗杠 payments when a kong is declared) is a referee matter, not a win's: 马跟杠 here only adds to
+the win.
 
 Rulings: a ghost inside a declared meld is its own kind (only concealed ghosts are wild), but it is
 held, so the hand is not 无鬼; a drawn ghost as winning tile is wild; 四鬼胡牌 scores whenever four
@@ -31,7 +37,7 @@ from engine.rules.guangdong.scoring import SHAPES, analyze, check_context, score
 from engine.rules.model import ALL_TILES, RuleSet
 
 CONTEXT_FIELDS = ("self_drawn", "replacement_tile", "robbing_kong", "seat_wind", "discarded_by", "follow_dealer",
-                  "horse_tiles", "kong_fed_by")
+                  "horse_tiles", "kong_fed_by", "streak")
 
 RULE_SET = RuleSet(
     name="guangdong",

@@ -25,6 +25,12 @@ class Fan(IntEnum):
     HORSES = 9
     FOLLOW_DEALER = 10
     DISCARD_WIN = 11
+    ALL_PUNGS = 12
+    ONE_SUIT = 13
+    LUXURY_SEVEN_PAIRS = 14
+    THIRTEEN_ORPHANS = 15
+    HORSE_KONGS = 16
+    STREAK = 17
 
 
 TABLE = FanTable("multiplier", (
@@ -48,8 +54,22 @@ TABLE = FanTable("multiplier", (
            description="won on the replacement tile of a kong whose fourth tile was discarded: that "
                        "discarder pays for everyone (option kong_burst_pays_all)"),
     FanRow(Fan.HORSES, "Horses", "中马", 1, scope=Scope.BONUS,
-           description="each horse tile naming the winner's seat adds the hand's points once more to every "
-                       "payment (买马); count = horses hit"),
+           description="each horse tile naming the winner's seat adds the hand's multiple once more (买马, "
+                       "马跟底分), or option horse_value (the value shown) with a fixed horse; count = horses hit"),
     FanRow(Fan.FOLLOW_DEALER, "Following the dealer", "跟庄", 1, scope=Scope.BONUS,
            description="an input fact: the dealer pays every other player follow_dealer_points x base"),
+    FanRow(Fan.ALL_PUNGS, "All pungs", "碰碰胡", 1, description="four pungs or kongs and a pair; shown when "
+           "option all_pungs_multiplier is above 1, with that value"),
+    FanRow(Fan.ONE_SUIT, "One suit", "清一色", 1, description="one suit, no honours (ghosts as what they stand "
+           "for); shown when option one_suit_multiplier is above 1, with that value"),
+    FanRow(Fan.LUXURY_SEVEN_PAIRS, "Luxury seven pairs", "豪华七对", 1, description="seven pairs counting a four "
+           "of a kind; shown, in place of 七对, when option luxury_seven_pairs_multiplier is set, with that value"),
+    FanRow(Fan.THIRTEEN_ORPHANS, "Thirteen orphans", "十三幺", 1, description="shown when option "
+           "thirteen_orphans_multiplier is above 1, with that value"),
+    FanRow(Fan.HORSE_KONGS, "Horses on kongs", "马跟杠", 1, scope=Scope.BONUS,
+           description="option horse_kongs: each horse hit adds the winner's kongs (concealed 2, exposed or "
+                       "added 1: the value shown) to the multiple; count = horses hit"),
+    FanRow(Fan.STREAK, "Streak", "节节高", 1, scope=Scope.BONUS,
+           description="option streak_value: each consecutive dealer win before this one (context.streak, the "
+                       "count) adds streak_value (the value shown) to the multiple"),
 ))

@@ -10,6 +10,12 @@ Sources (read for their facts, nothing copied):
   repository): 无鬼 / 白板做鬼 / 翻鬼 (and 红中当鬼, 翻双鬼), 无鬼加倍, 七小对 x2, 四鬼胡牌 with a "2倍"
   choice, 杠上花 x2, 抢杠全包, 杠爆全包 (scored x3 there: the feeder pays three shares), 跟庄,
   no / 2 / 4 / 6 / 8 horses, 可抢杠胡, 不带字牌, 2-4 players.
+- S3: the 推倒胡 and 潮汕 rooms of guogeer/gofishing-game (GitHub, demo/mahjong/internal/guangdong.go and
+  chaoshan.go; read for the rules they score, nothing copied): a horse hit is worth a fixed amount (the
+  win's base) unless 马跟底分 makes it worth the hand's points; 马跟杠: each horse hit also scores the
+  winner's kongs again (a concealed kong 2, an exposed or added kong 1); 节节高: each consecutive dealer win
+  before this one adds to the win (2 per streak where the plain win is 2, i.e. one more base); the 潮汕
+  table prices the big hands over the plain win (2): 对对胡 4, 清一色 6, 七对 6, 豪华七对 10, 十三幺 26.
 Where they differ the option says so; the defaults follow S1 for payments and S2's usual room choices
 for the rest.
 """
@@ -56,7 +62,8 @@ class GuangdongOptions(Options):
     kong_bloom_multiplier: int = option(2, "杠上开花 multiplier: 2 (S2's 杠上花 x2) or 1 (S1: not doubled)",
                                         choices=KONG_BLOOM)
     rob_kong_pays_all: bool = option(True, "抢杠全包: the robbed player pays the self-draw for everyone (S1, "
-                                     "S2); false: the robbed player pays as a discarder")
+                                     "S2); false: the robbed kong is still scored as a self-draw (S1) and every "
+                                     "other player pays their own share")
     kong_burst_pays_all: bool = option(True, "杠爆全包: a win on the replacement tile of a kong fed by a "
                                        "discard is paid for everyone by the feeder (S1, S2)")
     four_ghosts_multiplier: int = option(1, "四鬼胡牌 multiplier, 1 or 2 (S2's 2倍 choice)", choices=FOUR_GHOSTS)
@@ -66,6 +73,22 @@ class GuangdongOptions(Options):
     horse_start: HorseStart = option(HorseStart.WINNER, "which seat the horses' first position names (winner or "
                                      "dealer)")
     follow_dealer_points: int = option(1, "跟庄: what the dealer pays each other player, in base points (0-100)")
+    horse_value: int = option(0, "买马: 0, each horse hit adds the hand's multiple once more (S3's 马跟底分; the "
+                              "default); 1-100, each horse hit adds that many base points to the multiple, whatever "
+                              "the hand (S3's fixed horse: 1)")
+    horse_kongs: bool = option(False, "马跟杠 (S3): each horse hit also adds the winner's kongs to the multiple, a "
+                               "concealed kong 2, an exposed or added kong 1")
+    streak_value: int = option(0, "节节高 (S3): each win of context.streak (the winner's consecutive dealer wins "
+                               "before this one) adds this many base points to the multiple; 0: not played "
+                               "(0-100)")
+    all_pungs_multiplier: int = option(1, "碰碰胡 (four pungs or kongs and a pair) multiplies the win by this "
+                                       "(1-100; S3's 潮汕 table: 2)")
+    one_suit_multiplier: int = option(1, "清一色 (one suit, no honours; ghosts as what they stand for) multiplies "
+                                      "the win by this (1-100; S3's 潮汕 table: 3)")
+    luxury_seven_pairs_multiplier: int = option(0, "豪华七对 (seven pairs counting a four of a kind): 0, scored "
+                                                "as 七对 (the default); 1-100, this multiplier in place of 七对's "
+                                                "(S3's 潮汕 table: 5)")
+    thirteen_orphans_multiplier: int = option(1, "十三幺 multiplies the win by this (1-100; S3's 潮汕 table: 13)")
 
     def __post_init__(self) -> None:
         where = "options.guangdong.ghosts"
@@ -83,7 +106,10 @@ class GuangdongOptions(Options):
                 raise BadOptionError(f"{where}[{i}]: {format_tile(t)} is an honour, and honours are not played "
                                      "(options.guangdong.honors false)", f"{where}[{i}]")
         object.__setattr__(self, "ghosts", tuple(sorted(ghosts)))
-        for name, low, high in (("base_points", 1, 1000), ("follow_dealer_points", 0, 100)):
+        for name, low, high in (("base_points", 1, 1000), ("follow_dealer_points", 0, 100), ("horse_value", 0, 100),
+                                ("streak_value", 0, 100), ("all_pungs_multiplier", 1, 100),
+                                ("one_suit_multiplier", 1, 100), ("luxury_seven_pairs_multiplier", 0, 100),
+                                ("thirteen_orphans_multiplier", 1, 100)):
             value = getattr(self, name)
             if type(value) is not int or not low <= value <= high:
                 raise BadOptionError(f"options.guangdong.{name}: {value!r} is out of range {low}..{high}",

@@ -5,9 +5,10 @@ South; East, South, West) and play passes between them in that order. A seat giv
 winner (ClaimedFrom) is LEFT = the player before it in turn (上家), RIGHT = the one after it (下家),
 ACROSS = the one opposite (four players only); with two players any of them names the other player.
 
-The hand's points = base x multipliers x (1 + horses hit). A self-draw (a win on a replacement tile
-included) costs every other player 2 x points; a robbed kong is scored as a self-draw and, with
-抢杠全包, the robbed player pays all of it (else 1 x points, as a discarder); with 杠爆全包 the player
+The hand's points = base x the multiple (scoring.py: the multipliers, plus what horses, 马跟杠 and
+节节高 add). A self-draw (a win on a replacement tile
+included) costs every other player 2 x points; a robbed kong is scored as a self-draw (S1) and, with
+抢杠全包, the robbed player pays all of it (else every other player pays 2 x points); with 杠爆全包 the player
 who discarded the fourth tile of the kong pays all of a replacement-tile win; a win on a discard costs
 the discarder 1 x points. 跟庄 adds: the dealer pays every other player follow_dealer_points x base.
 """
@@ -37,7 +38,8 @@ def seat_from(seat: Wind, rel: ClaimedFrom, players: int, field: str) -> Wind:
 def win_payments(*, winner: Wind, players: int, points: int, self_drawn: bool, robbed: Wind | None,
                  rob_pays_all: bool, feeder: Wind | None, discarder: Wind | None, follow_dealer: int
                  ) -> tuple[tuple[int, int], ...]:
-    """Every seat's signed change as (seat wind, amount), East first. `robbed`: the robbed kong's owner (a robbed kong);
+    """Every seat's signed change as (seat wind, amount), East first. `robbed`: the robbed kong's owner (a robbed kong,
+    paid as a self-draw: `self_drawn` is true; with `rob_pays_all` the robbed player pays every share);
     `feeder`: the player paying all of a replacement-tile win (杠爆全包); `discarder`: a win on a discard;
     `follow_dealer`: what the dealer pays each other player for 跟庄 (0: none)."""
     table = seats(players)
@@ -49,8 +51,8 @@ def win_payments(*, winner: Wind, players: int, points: int, self_drawn: bool, r
         delta[to] += amount
 
     share = 2 * points
-    if robbed is not None:
-        pay(robbed, winner, share * len(others) if rob_pays_all else points)
+    if robbed is not None and rob_pays_all:
+        pay(robbed, winner, share * len(others))
     elif self_drawn:
         if feeder is not None:
             pay(feeder, winner, share * len(others))

@@ -12,10 +12,11 @@ from engine.rules.guangdong.fans import TABLE, Fan
 from engine.rules.guangdong.options import GuangdongOptions, HorseStart
 from engine.rules.guangdong.payments import seat_from, seats, win_payments
 from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet
-from engine.tiles import NUM_KINDS, check_tiles, format_tile, tile_name
+from engine.tiles import NUM_KINDS, check_tiles, format_tile, is_honor, suit_of, tile_name
 
 SHAPES = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS})
 MAX_HORSES = 20
+MAX_STREAK = 100
 SUITED = frozenset(range(27))
 ALL = frozenset(range(NUM_KINDS))
 
@@ -112,6 +113,12 @@ def check_context(hand: Hand, ctx: WinContext, opts: GuangdongOptions) -> None:
     if ctx.self_drawn and ctx.discarded_by != ClaimedFrom.NONE:
         raise ContradictoryContextError("context.discarded_by: a self-drawn tile was discarded by nobody",
                                         "context.discarded_by")
+    streak = ctx.streak
+    if type(streak) is not int or not 0 <= streak <= MAX_STREAK:
+        raise BadContextError(f"context.streak: {streak!r} is out of range 0..{MAX_STREAK}", "context.streak")
+    if streak and not opts.streak_value:
+        raise BadContextError("context.streak: 节节高 is not played at this table (options.guangdong.streak_value "
+                              "is 0)", "context.streak")
 
 
 def _hit(fan: Fan, value: int, count: int = 1) -> FanHit:
@@ -123,6 +130,33 @@ def _four_ghosts(hand: Hand) -> Decomposition:
     """A four-ghost win on a hand that is not otherwise complete: the melds, the concealed tiles as held."""
     melds = tuple(TileSet(_SET_KIND[m.kind], m.tiles[0], m.concealed, i) for i, m in enumerate(hand.melds))
     return Decomposition(ShapeKind.STANDARD, melds, hand.all_concealed(), hand.winning_tile)
+
+
+def kong_units(hand: Hand) -> int:
+    """马跟杠's kong value of the winner's kongs (S3): a concealed kong 2, an exposed or added kong 1."""
+    return sum(2 if m.concealed else 1 for m in hand.melds if m.kind == MeldKind.KONG)
+
+
+def big_hands(d: Decomposition, opts: GuangdongOptions) -> list[FanHit]:
+    """The big-hand multipliers a room set above 1 (and 七对 / 豪华七对) that this decomposition scores."""
+    out: list[FanHit] = []
+    if d.kind == ShapeKind.SEVEN_PAIRS:
+        firsts = [s.first for s in d.sets]
+        if opts.luxury_seven_pairs_multiplier and len(set(firsts)) < len(firsts):
+            out.append(_hit(Fan.LUXURY_SEVEN_PAIRS, opts.luxury_seven_pairs_multiplier))
+        elif opts.seven_pairs_double:
+            out.append(_hit(Fan.SEVEN_PAIRS, 2))
+    complete = d.kind == ShapeKind.SEVEN_PAIRS or (d.kind == ShapeKind.STANDARD and len(d.sets) == 5)
+    if opts.all_pungs_multiplier > 1 and d.kind == ShapeKind.STANDARD and len(d.sets) == 5 \
+            and all(s.kind in (SetKind.PUNG, SetKind.KONG) for s in d.sets[:4]):
+        out.append(_hit(Fan.ALL_PUNGS, opts.all_pungs_multiplier))
+    if opts.one_suit_multiplier > 1 and complete:
+        made = [t for s in d.sets for t in s.tiles]
+        if not any(is_honor(t) for t in made) and len({suit_of(t) for t in made}) == 1:
+            out.append(_hit(Fan.ONE_SUIT, opts.one_suit_multiplier))
+    if opts.thirteen_orphans_multiplier > 1 and d.kind == ShapeKind.THIRTEEN_ORPHANS:
+        out.append(_hit(Fan.THIRTEEN_ORPHANS, opts.thirteen_orphans_multiplier))
+    return out
 
 
 def score(hand: Hand, ctx: WinContext, opts: GuangdongOptions) -> Evaluation:
@@ -163,7 +197,16 @@ def score(hand: Hand, ctx: WinContext, opts: GuangdongOptions) -> Evaluation:
         multiple *= opts.four_ghosts_multiplier
     hits = horses_hit(ctx.horse_tiles, winner, players, opts.horse_start)
     if hits:
-        situation.append(_hit(Fan.HORSES, 1, hits))
+        situation.append(_hit(Fan.HORSES, opts.horse_value or 1, hits))
+    # 马跟杠 and 节节高 add to the multiple whatever the decomposition
+    added = 0
+    kongs = kong_units(hand) if opts.horse_kongs else 0
+    if hits and kongs:
+        situation.append(_hit(Fan.HORSE_KONGS, kongs, hits))
+        added += hits * kongs
+    if ctx.streak:
+        situation.append(_hit(Fan.STREAK, opts.streak_value, ctx.streak))
+        added += opts.streak_value * ctx.streak
     follow = opts.follow_dealer_points * opts.base_points if ctx.follow_dealer else 0
     if ctx.follow_dealer:
         situation.append(_hit(Fan.FOLLOW_DEALER, 1))
@@ -177,11 +220,12 @@ def score(hand: Hand, ctx: WinContext, opts: GuangdongOptions) -> Evaluation:
     for d in decs:
         fans = list(situation)
         m = multiple
-        if d.kind == ShapeKind.SEVEN_PAIRS and opts.seven_pairs_double:
-            fans.insert(2, _hit(Fan.SEVEN_PAIRS, 2))
-            m *= 2
+        for big in big_hands(d, opts):
+            fans.append(big)
+            m *= big.fan.points
         fans.sort(key=lambda h: h.fan.id)
-        total = m * (1 + hits)
+        # each horse hit adds the hand's multiple again (马跟底分) or a fixed value (horse_value)
+        total = m + hits * (opts.horse_value or m) + added
         points = opts.base_points * total
         pays = win_payments(winner=winner, players=players, points=points, self_drawn=ctx.self_drawn or robbing,
                             robbed=robbed, rob_pays_all=opts.rob_kong_pays_all, feeder=feeder, discarder=discarder,

@@ -1,8 +1,9 @@
 """hk: Hong Kong (Cantonese) faan scoring, 香港麻雀 / 广东牌, on the fan-table model.
 
-All 34 kinds and the eight flowers; standard hands (four sets and a pair) and thirteen orphans (no
-seven pairs). The table is `fans.py` (faan per fan), the options `options.py` (minimum 3 or 0, limit
-8/10/13, half-doubling or plain-doubling points, payments), scoring `scoring.py`. A win's faan is the
+All 34 kinds and the eight flowers; standard hands (four sets and a pair) and thirteen orphans; seven
+pairs only where the room prices it (option seven_pairs_faan). The table is `fans.py` (faan per fan),
+the options `options.py` (minimum 3 or 0, limit 8/10/13, half-doubling or plain-doubling points,
+payments, 包, the optional hands), scoring `scoring.py`. A win's faan is the
 sum of its counted fans, capped at the limit; a limit hand scores the limit and nothing else.
 `meets_minimum` is judged without the flower fans (无花, 正花, 一台花): bonus tiles do not count toward
 the agreed minimum (Wikipedia, "Mahjong", Old Hong Kong rules, Scoring).
@@ -26,21 +27,38 @@ published table and its test says so (tests/test_hk_rules.py):
    the first own draw; both are accepted, nothing declared. 天胡 is the dealer's (East), nothing declared.
 7. The cap: no hand scores more than the limit (爆棚); hk-mahjong adds without a cap.
 8. 海底捞月 is the last tile of the wall, self-drawn or discarded (context.last_wall_tile either way).
-9. Not modelled: flower-only wins (八仙过海, 七抢一 / 花胡), 杠上杠 (no context fact), seven pairs.
+9. Optional, off by default as in the traditional table, each valued by its option (sources in options.py
+   and tests/test_hk_options.py): 七对 (seven different pairs; 4 faan in Kimeiga/hkos docs/scoring.md and
+   dbrudnicki's notes), 杠上杠 (context.kong_on_kong, 8 faan in Kimeiga/hkos docs/scoring_2.md, in place of
+   杠上开花), and with flower_hand the flower hands 八仙过海 (eight flowers, the eighth self-drawn, 8 faan) and
+   七抢一 (seven flowers and the eighth robbed from the player who drew it: a win not self-drawn, that player
+   as context.discarded_by, 3 faan). The client says the win is a flower hand with context.flower_win (a
+   player may decline it and win on the tiles later, so the flowers held do not say it). A flower hand wins
+   whatever the tiles: Evaluate still takes a 14-tile hand (give the tiles held; for 七抢一 any tile as
+   winning_tile), the answer lists them unjudged (melds as sets, the rest in `knitted`) and always meets
+   the minimum.
+10. 包 (option liability, default true): context.liable names who let the winner complete 大三元, 大四喜
+   or 十二张落地 (four exposed melds; a concealed kong is not exposed). That player pays all three shares
+   of a self-draw and, on a discard by anyone, alone pays what the discard costs (options.py). liable on a
+   hand with none of the three is CONTRADICTORY_CONTEXT; with liability false, BAD_CONTEXT.
 
 Context (CONTRADICTORY_CONTEXT / BAD_CONTEXT beyond engine.hand.validate_context): `flower_tiles` says
 which flowers the winner holds; `flowers`, if set, must equal their number; flowers in a game played
 without them (options.hk.flowers false) are refused; a self-draw names no discarder; 天胡 / 地胡 have no
-declared set, 天胡 is East's, 地胡 is not, neither is on the last tile, a replacement tile or a robbed kong.
+declared set, 天胡 is East's, 地胡 is not, neither is on the last tile, a replacement tile or a robbed kong;
+liable as in 10; kong_on_kong needs kong_on_kong_faan (else BAD_CONTEXT), replacement_tile and two declared
+kongs; flower_win needs flower_hand (else BAD_CONTEXT) and eight flowers self-drawn or seven not
+self-drawn, not on a robbed kong or a replacement tile. docs/rules/hk.md lists every option.
 """
 
 from engine.rules.hk.fans import TABLE
 from engine.rules.hk.options import HkOptions
-from engine.rules.hk.scoring import SHAPES, check_context, score
+from engine.rules.hk.scoring import SHAPES, analyze, check_context, score
 from engine.rules.model import ALL_TILES, RuleSet
 
 CONTEXT_FIELDS = ("self_drawn", "replacement_tile", "robbing_kong", "last_wall_tile", "seat_wind", "prevalent_wind",
-                  "flowers", "flower_tiles", "heavenly", "earthly", "discarded_by")
+                  "flowers", "flower_tiles", "heavenly", "earthly", "discarded_by", "liable", "kong_on_kong",
+                  "flower_win")
 
 RULE_SET = RuleSet(
     name="hk",
@@ -54,4 +72,5 @@ RULE_SET = RuleSet(
     score=score,
     check_context=check_context,
     allow_quad_pairs=False,
+    analyze=analyze,
 )

@@ -42,9 +42,20 @@ class Fan(IntEnum):
     ALL_KONGS = 27
     HEAVENLY_HAND = 28
     EARTHLY_HAND = 29
+    SEVEN_PAIRS = 30
+    KONG_ON_KONG = 31
+    SEVEN_FLOWERS = 32
+    EIGHT_FLOWERS = 33
+
+
+# Off under the default options (each needs its option): tests/test_hk_options.py covers them.
+OPTIONAL_FANS = frozenset({Fan.SEVEN_PAIRS, Fan.KONG_ON_KONG, Fan.SEVEN_FLOWERS, Fan.EIGHT_FLOWERS})
 
 
 LIMIT = 13  # the value a limit row declares; scoring replaces it by HkOptions.limit
+# Rows 30-33 are optional: each declares the value of the table cited for it (tests/test_hk_options.py), and
+# scoring values it at its option's faan (HkOptions.seven_pairs_faan, kong_on_kong_faan, seven_flowers_faan,
+# eight_flowers_faan).
 
 F = Fan
 TABLE = FanTable("faan", (
@@ -94,4 +105,16 @@ TABLE = FanTable("faan", (
            description="the dealer wins on the deal"),
     FanRow(F.EARTHLY_HAND, "Earthly Hand", "地胡", LIMIT, limit=True, scope=Scope.SITUATION,
            description="a non-dealer wins on the dealer's first discard or on the first draw, nothing claimed"),
+    FanRow(F.SEVEN_PAIRS, "Seven Pairs", "七对", 4,
+           description="seven different pairs; a win only with option seven_pairs_faan, valued at it"),
+    FanRow(F.KONG_ON_KONG, "Kong on Kong", "杠上杠", 8, scope=Scope.SITUATION,
+           excludes=(F.REPLACEMENT_TILE,),
+           description="the replacement tile of a kong declared on another kong's replacement tile "
+                       "(context.kong_on_kong); option kong_on_kong_faan, in place of 杠上开花"),
+    FanRow(F.SEVEN_FLOWERS, "Seven Flowers Robbing the Eighth", "七抢一", 3,
+           description="option flower_hand: seven flowers held and the eighth robbed from the player who drew it; "
+                       "wins whatever the tiles, valued at seven_flowers_faan"),
+    FanRow(F.EIGHT_FLOWERS, "Eight Flowers", "八仙过海", 8,
+           description="option flower_hand: all eight flowers, the eighth self-drawn; wins whatever the tiles, "
+                       "valued at eight_flowers_faan"),
 ), Fan)

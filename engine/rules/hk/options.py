@@ -11,6 +11,17 @@ Points (`Scoring.points`) are the base units a hand is worth: the points table a
 * a self-draw (杠上开花 included): each of the three pays 2 x points (`self_draw_double`, default true, as
   in the same article and redmahjong.com's fan-laak table: 1 faan = 2 units, 2+2+4 on a discard, 4+4+4
   self-drawn) or 1 x points.
+* 包 (liability, option `liability`, default true): `context.liable` names the player who let the winner
+  complete 大三元 (the third dragon set), 大四喜 (the fourth wind set) or 十二张落地 (the fourth exposed
+  meld). On a self-draw the liable player pays all three shares; on a discard (whoever discarded it, the
+  liable player included) the liable player alone pays what the discard costs under `payment` (4 x points,
+  or 3 x with ALL_PAY) and nobody else pays. With `liability_split`, a discard by another player is shared
+  equally by the liable player and the discarder (the discarder's half rounded down). Sources: the self-draw
+  rule is bigproduction.com's Hong Kong "Points & Penalties" page ("that player then picks up the winning
+  tile ... you pay for everyone", the 12-piece penalty) and the common rule the project's issue states;
+  paying alone on any discard is the proto's contract (HkOptions.liability); the equal split is the
+  European Riichi Competition Rules' 3.3.6 (ooyamaneko.net's RCR 2012/2016 text: "he shares the payment
+  equally with the player who fed"), which Chinese tables also play.
 Robbing a kong counts as a discard by the player whose kong was robbed. The discarder is
 `context.discarded_by` (relative to the winner: LEFT is the player before the winner in turn order);
 on a win that is not self-drawn and names no discarder the payments are left empty (points still say
@@ -23,6 +34,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import ClassVar
 
+from engine.errors import BadOptionError
 from engine.hand import ClaimedFrom, Wind
 from engine.rules.model import Options, option
 
@@ -55,6 +67,29 @@ class HkOptions(Options):
                                                                      "2 the discarder pays for all three, 3 all pay")
     self_draw_double: bool = option(True, "on a self-draw each of the three pays double (false: single)")
     flowers: bool = option(True, "the game plays the eight flower tiles (false: no 无花 faan, no flower_tiles)")
+    liability: bool = option(True, "包: context.liable, the player who let the winner complete 大三元, 大四喜 or "
+                                   "four exposed melds, pays for everyone on a self-draw and alone on a discard "
+                                   "(false: context.liable is refused)")
+    liability_split: bool = option(False, "包 on a discard by another player: false, the liable player pays alone; "
+                                          "true, the liable player and the discarder pay half each")
+    flower_hand: bool = option(False, "花胡: eight flowers self-drawn (八仙过海) or seven flowers robbing the eighth "
+                                      "(七抢一, context.discarded_by the player who drew it) win whatever the tiles, "
+                                      "asked with context.flower_win")
+    seven_pairs_faan: int = option(0, "七对: 0, seven pairs is not a win (the traditional table); 1-13, a seven-pairs "
+                                      "win scores this (4 in Kimeiga/hkos docs/scoring.md and dbrudnicki's HK "
+                                      "notes; 3 in Kimeiga/hkos docs/scoring_2.md)")
+    kong_on_kong_faan: int = option(0, "杠上杠 (context.kong_on_kong): 0, not scored (the win scores 杠上开花); 1-13, "
+                                       "this in place of 杠上开花 (8 in Kimeiga/hkos's table)")
+    seven_flowers_faan: int = option(3, "七抢一 with flower_hand, 1-13 (3 in Kimeiga/hkos's table; the limit caps it)")
+    eight_flowers_faan: int = option(8, "八仙过海 with flower_hand, 1-13 (8 in Kimeiga/hkos's table; the limit caps "
+                                        "it)")
+
+    def __post_init__(self) -> None:
+        for name, low in (("seven_pairs_faan", 0), ("kong_on_kong_faan", 0), ("seven_flowers_faan", 1),
+                          ("eight_flowers_faan", 1)):
+            value = getattr(self, name)
+            if type(value) is not int or not low <= value <= 13:
+                raise BadOptionError(f"options.hk.{name}: {value!r} is out of range {low}..13", f"options.hk.{name}")
 
 
 def points_for(faan: int, table: PointsTable) -> int:
@@ -72,12 +107,23 @@ def seat_of(winner: Wind, discarded_by: ClaimedFrom) -> Wind:
     return Wind((int(winner) + offset) % 4)
 
 
-def payments(points: int, winner: Wind, self_drawn: bool, discarded_by: ClaimedFrom, options: HkOptions
-             ) -> tuple[tuple[Wind, int], ...]:
-    """Every seat's signed change in seat order (East first); empty when a discard names no discarder."""
+def payments(points: int, winner: Wind, self_drawn: bool, discarded_by: ClaimedFrom, options: HkOptions,
+             liable: ClaimedFrom = ClaimedFrom.NONE) -> tuple[tuple[Wind, int], ...]:
+    """Every seat's signed change in seat order (East first); empty when a discard names no discarder and
+    nobody is liable. `liable` (包): that player pays what the win costs all the others."""
     others = [w for w in Wind if w != winner]
     paid: dict[Wind, int] = {}
-    if self_drawn:
+    if liable != ClaimedFrom.NONE:
+        if self_drawn:
+            cost = 3 * points * (2 if options.self_draw_double else 1)
+        else:
+            cost = (3 if options.payment == PaymentRule.ALL_PAY else 4) * points
+        paid = dict.fromkeys(others, 0)
+        if options.liability_split and not self_drawn and discarded_by not in (ClaimedFrom.NONE, liable):
+            paid[seat_of(winner, discarded_by)] = cost // 2
+            cost -= cost // 2
+        paid[seat_of(winner, liable)] = cost
+    elif self_drawn:
         share = points * (2 if options.self_draw_double else 1)
         paid = {w: share for w in others}
     elif discarded_by == ClaimedFrom.NONE:

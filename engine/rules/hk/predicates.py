@@ -164,6 +164,14 @@ def all_kongs(f: Facts) -> list[Occ]:
     return [Occ(f.kongs)] if len(f.kongs) == 4 else NONE
 
 
+def seven_pairs(f: Facts) -> list[Occ]:
+    return whole(f, f.dec.kind == ShapeKind.SEVEN_PAIRS)
+
+
+def kong_on_kong(f: Facts) -> list[Occ]:
+    return situation(f, f.h.ctx.kong_on_kong)
+
+
 def heavenly_hand(f: Facts) -> list[Occ]:
     return situation(f, f.h.ctx.heavenly)
 
@@ -201,5 +209,8 @@ PREDICATES: dict[Fan, Callable[[Facts], list[Occ]]] = {
     F.ALL_KONGS: all_kongs,
     F.HEAVENLY_HAND: heavenly_hand,
     F.EARTHLY_HAND: earthly_hand,
+    F.SEVEN_PAIRS: seven_pairs,
+    F.KONG_ON_KONG: kong_on_kong,
 }
+# 七抢一 and 八仙过海 have no predicate either: a flower hand is scored apart (scoring.flower_hand).
 # 鸡胡 has no predicate: scoring adds it when nothing but flower fans was counted.
