@@ -2,7 +2,8 @@
 
 One test per rule set (`engine.rules.names()`): the files are there and each holds its one kind of thing
 (fans.py data only, one registry of predicates covering the table through the one decorator, one entry point
-`score` in scoring.py, the options type in options.py, every other module named in the package docstring)
+`score` in scoring.py, the options type in options.py, its own context checks in context.py, every other module
+named in the package docstring)
 and the service's conversion layer (mjsvc/convert.py) names no rule set. The rule sets not yet converted are
 listed in NOT_YET and expected to fail (strictly: once one passes, the test asks for its removal here).
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from engine import rules
-from engine.rules.model import FanRow, FanTable, Options, Predicates, Scope, Showing, shown_tiles
+from engine.rules.model import FanRow, FanTable, Options, Predicates, RuleSet, Scope, Showing, shown_tiles
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT_FILES = ("__init__.py", "fans.py", "facts.py", "predicates.py", "scoring.py", "options.py")
@@ -99,6 +100,11 @@ def _layout_problems(name: str) -> list[str]:
     # options.py: the options type
     if rule_set.options_type.__module__ != f"{base}.options" or not issubclass(rule_set.options_type, Options):
         problems.append(f"the options type {rule_set.options_type.__name__} is not defined in options.py")
+
+    # its own context checks, where it has them (RULE_SET.check_context), in context.py
+    check = rule_set.check_context
+    if check is not RuleSet.__dataclass_fields__["check_context"].default and check.__module__ != f"{base}.context":
+        problems.append("RULE_SET.check_context is not defined in context.py")
 
     # any other module is the rule set's own, named in the package docstring
     doc = import_module(base).__doc__ or ""

@@ -11,7 +11,7 @@ earlier combination, i.e. the counted combinations form a forest over the sets.
 
 from __future__ import annotations
 
-from engine.errors import ContradictoryContextError, MissingWinningTileError
+from engine.errors import MissingWinningTileError
 from engine.hand import Hand, WinContext, Wind
 from engine.results import Evaluation, FanHit, Scoring
 from engine.rules.mcr.payments import two_player
@@ -76,32 +76,6 @@ def _shown(f: Facts, fid: int, o: Occurrence) -> tuple[int, ...]:
     """The tiles an occurrence shows: its own (`Showing`), the winning tile for a fan of the situation, else
     the tiles of its sets."""
     return shown_tiles(o) or ((f.win,) if fid in _SITUATIONAL else tuple(t for i in o for t in f.sets[i].tiles))
-
-
-def check_context(hand: Hand, ctx: WinContext, options: object = None) -> None:
-    """Situations the two-player table makes impossible (beyond engine.hand.validate_context)."""
-    if ctx.heavenly_ready and any(not m.concealed for m in hand.melds):
-        raise ContradictoryContextError(
-            "heavenly_ready: 天听 is declared on the deal, before any tile can be claimed, so a hand with a "
-            "claimed meld cannot hold it", "heavenly_ready")
-    first_turn = "heavenly" if ctx.heavenly else ("earthly" if ctx.earthly else "")
-    if first_turn and hand.melds:
-        raise ContradictoryContextError(
-            f"{first_turn}: a first-turn win has no declared set (a kong after the deal voids it)", first_turn)
-    if ctx.earthly and not ctx.self_drawn:
-        raise ContradictoryContextError("earthly and self_drawn: 地胡 is won on the non-dealer's first draw",
-                                        "earthly")
-    if ctx.heavenly and ctx.seat_wind != Wind.EAST:
-        raise ContradictoryContextError("heavenly and seat_wind: 天胡 is the dealer's, who sits East", "heavenly")
-    if ctx.earthly and ctx.seat_wind == Wind.EAST:
-        raise ContradictoryContextError("earthly and seat_wind: 地胡 is a non-dealer's, and East is the dealer",
-                                        "earthly")
-    if ctx.heavenly and ctx.ready_declared:
-        raise ContradictoryContextError("heavenly and ready_declared: the dealer wins on the deal, before any "
-                                        "ready declaration", "ready_declared")
-    if first_turn and ctx.last_wall_tile:
-        raise ContradictoryContextError(f"{first_turn} and last_wall_tile: a first-turn win is not on the last tile",
-                                        "last_wall_tile")
 
 
 def score(hand: Hand, context: WinContext, options: TwoPlayerOptions | None = None) -> Evaluation:
