@@ -10,9 +10,10 @@ engine wind + 1 with 0 read as east, and MeldKind / ClaimedFrom / SetKind share 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from engine import rules
 from engine.errors import BadContextError, BadMeldError, BadOptionError, BadTileError, EngineError
 from engine.hand import (
     ClaimedFrom,
@@ -194,30 +195,50 @@ def options_from_proto(rule_set: str, msg: pb.RuleOptions | None, field: str = "
 
 
 def _option_value(rule_set: str, name: str, value: Any, field: str) -> Any:
-    """An option's wire value in engine terms: enums that share the engine's numbers pass as they are;
-    the few that are offset (a Suit, tiles) are converted here, the one place that knows the wire."""
-    if (rule_set, name) == ("sichuan", "void_suit"):  # Suit: engine suit + 1
-        if value not in (1, 2, 3):
-            raise BadOptionError(f"{field}: {value} is not a Suit value", field)
-        return Suit(value - 1)
-    if (rule_set, name) == ("riichi", "red_fives_per_suit"):  # repeated int32: the engine option is a tuple
-        return tuple(value)
-    if (rule_set, name) == ("guangdong", "ghosts"):  # Tile: engine index + 1
-        return tuple(tiles_from_proto(value, field))
-    if (rule_set, name) == ("mcr2p", "non_dealer_seat"):  # Wind: the engine option names the seat
-        seat = _NON_DEALER_SEATS.get(value)
-        if seat is None:
-            raise BadOptionError(f"{field}: {_wind_name(value)} is not a non-dealer seat (the dealer sits at East; "
-                                 "WIND_SOUTH, WIND_WEST or WIND_NORTH, or unset for any of them)", field)
-        return seat
-    return value
+    """An option's wire value in engine terms, as the rule set's options type maps it (`Options.from_wire`,
+    given how the wire's shared enums read: `WIRE`); enums that share the engine's numbers pass as they are."""
+    legacy = _NOT_YET_MAPPED_BY_THE_RULE_SET.get((rule_set, name))
+    if legacy is not None:
+        return legacy(value, field)
+    return rules.get(rule_set).options_type.from_wire(name, value, field, WIRE)
 
 
-_NON_DEALER_SEATS = {pb.WIND_SOUTH: "south", pb.WIND_WEST: "west", pb.WIND_NORTH: "north"}
+class _Wire:
+    """How the proto's shared enums read (engine.rules.model.Wire), for the rule sets' `Options.from_wire`."""
+
+    def tiles(self, values: Iterable[int], field: str) -> tuple[int, ...]:
+        return tuple(tiles_from_proto(values, field))
+
+    def suit(self, value: int) -> Suit | None:
+        return Suit(value - 1) if value in (1, 2, 3) else None
+
+    def wind(self, value: int) -> Wind | None:
+        return Wind(value - 1) if value in (1, 2, 3, 4) else None
+
+    def name(self, enum: str, value: int) -> str:
+        wire_enum = pb.DESCRIPTOR.enum_types_by_name[enum]
+        known = wire_enum.values_by_number.get(value)
+        return known.name if known is not None else str(value)
 
 
-def _wind_name(value: int) -> str:
-    return pb.Wind.Name(value) if value in pb.Wind.values() else str(value)
+WIRE = _Wire()
+
+
+# Until these rule sets' options.py map their own wire values (`from_wire`), their mapping stays here.
+def _void_suit(value: Any, field: str) -> Suit:  # Suit: engine suit + 1
+    if value not in (1, 2, 3):
+        raise BadOptionError(f"{field}: {value} is not a Suit value", field)
+    return Suit(value - 1)
+
+
+def _ghosts(value: Any, field: str) -> tuple[int, ...]:  # Tile: engine index + 1
+    return tuple(tiles_from_proto(value, field))
+
+
+_NOT_YET_MAPPED_BY_THE_RULE_SET: dict[tuple[str, str], Callable[[Any, str], Any]] = {
+    ("sichuan", "void_suit"): _void_suit,
+    ("guangdong", "ghosts"): _ghosts,
+}
 
 
 def _claimed_from(value: int, field: str) -> ClaimedFrom:

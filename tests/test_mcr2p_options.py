@@ -18,7 +18,7 @@ from server_harness import ServerProcess
 
 from engine import api
 from engine.errors import BadContextError, BadOptionError
-from engine.rules.mcr2p.fans import TwoPlayerFan
+from engine.rules.mcr2p.fans import Fan as TwoPlayerFan
 from engine.tiles import parse_tiles
 from mjsvc import convert
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb

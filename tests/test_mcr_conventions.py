@@ -23,7 +23,7 @@ from engine.errors import BadOptionError
 from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, WinContext, make_meld, validate_context, winning_hand
 from engine.results import Evaluation, Scoring
 from engine.rules.mcr import RULE_SET
-from engine.rules.mcr.catalogue import MCRFan as F
+from engine.rules.mcr.fans import Fan as F
 from engine.rules.mcr.options import McrConvention, McrOptions
 from engine.rules.mcr.rulebook import CONCEALED_HAND_FANS
 from engine.tiles import parse_tile, parse_tiles

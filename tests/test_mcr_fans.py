@@ -6,7 +6,7 @@ import pytest
 
 from engine.hand import ClaimedFrom, Meld, MeldKind, WinContext, Wind, make_meld, validate_context, winning_hand
 from engine.rules.mcr import RULE_SET
-from engine.rules.mcr.catalogue import BY_ID, FANS
+from engine.rules.mcr.fans import BY_ID, FANS
 from engine.tiles import parse_tile, parse_tiles
 
 

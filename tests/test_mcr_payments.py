@@ -2,7 +2,7 @@
 and silent fields found by an expert review", MCR parts).
 
 Sources: fan 81 Flower Tiles, one point per flower (the WMO's "Mahjong Competition Rules", 2006, fan list;
-catalogue.py); the payments are the competition rule of the same book, "How to Add Points During
+fans.py); the payments are the competition rule of the same book, "How to Add Points During
 Competitions": on a discard the discarder pays the points + 8 and the other two 8 each; self-drawn, each of
 the three pays the points + 8 (engine/rules/mcr/payments.py). The two-player table has no payment rule in
 its seed (/work/shared/seeds 001, 二人麻将番型): the same base between its two players (mcr2p ruling 12).
@@ -19,7 +19,7 @@ from engine import api
 from engine.errors import BadContextError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Flower, WinContext, Wind, winning_hand
 from engine.rules.mcr import scoring
-from engine.rules.mcr.catalogue import MCRFan
+from engine.rules.mcr.fans import Fan as MCRFan
 from engine.rules.mcr.payments import seat_of
 from engine.tiles import parse_tile, parse_tiles
 from mjsvc import convert

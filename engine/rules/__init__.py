@@ -1,7 +1,8 @@
 """Rule sets are plugins: one package each under engine/rules/<name>/, found through this registry.
 
-Each package exposes `RULE_SET`, an `engine.rules.model.RuleSet` (the fan-table model: see model.py's
-docstring for how to declare one). Adding a rule set is one line here and its own package.
+Each package exposes `RULE_SET`, an `engine.rules.model.RuleSet`, and keeps the package contract written at the
+top of model.py (fans.py, facts.py, predicates.py, scoring.py, options.py; tests/test_rule_set_layout.py checks
+every name here). Adding a rule set is one line here and its own package.
 """
 
 from __future__ import annotations

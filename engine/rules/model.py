@@ -1,24 +1,48 @@
-"""The fan-table model every rule set is declared on (mcr, mcr2p, riichi, sichuan, guangdong, hk).
+"""The rule-set package contract, and the fan-table model every rule set is declared on.
 
-A rule set is a package `engine/rules/<name>/` whose `__init__.py` exposes `RULE_SET`, a `RuleSet`
-(below), and is listed in `engine/rules/__init__.py`. Adding one touches no other rule set.
+A rule set is a package `engine/rules/<name>/`, listed in `engine/rules/__init__.py`, whose `__init__.py`
+exposes `RULE_SET`, a `RuleSet` (below). Adding one touches no other rule set and nothing in `mjsvc`. Every
+package has the same files, each holding one kind of thing (tests/test_rule_set_layout.py checks every
+registered rule set against this list):
 
-What a rule set declares:
+* `fans.py`, data only (no function): `class Fan(IntEnum)`, the ids with the reader's names for them (no
+  bare id appears in code), and `TABLE`, a `FanTable` of one `FanRow` per id: English and native names,
+  the value of one occurrence (points, han, fan or faan: `FanTable.unit`), what counting it excludes, its
+  `scope` (where it is scored).
+* `facts.py`: everything derived from a hand and one decomposition that the predicates read; all bit
+  packing (feature masks, table keys) lives here.
+* `predicates.py`: `PREDICATES = Predicates(TABLE, in_scoring=(...))`, `fan = PREDICATES.fan`, and one
+  function per fan, registered with `@fan(Fan.X)` beside its rule, returning a list of `Occurrence`s (one
+  return type: [] = not there, n items = counted n times). What a predicate is called with is the rule
+  set's facts; where a rule set dispatches by kind (MCR: the tiles held, the situation, one decomposition,
+  a combination of sets), the kind comes from the row (`scope`) and the registration's hints (`needs`:
+  feature bits that must be present; MCR's combinations: `family`, `arity`), and its dispatch tables
+  are derived from the one registry. A row without a predicate is named in `in_scoring` (a bonus such as
+  flowers, a fallback such as MCR's Chicken Hand) and scored by scoring.py itself.
+* `scoring.py`: `score(hand, context, options) -> Evaluation`, the one entry point (`RULE_SET.score`):
+  decompose, run the predicates into `{fan id: [occurrences]}`, `Principles.apply(raw)`, build Scoring
+  (tiles and shared context checks are done before it is called).
+* `options.py`: the options type, a frozen dataclass subclassing `Options`, each field an `option(...)`
+  with its documented default; `Options.from_wire` where a field's wire value is a tile, a suit or a seat.
+* `payments.py` (who pays what) and `context.py` (its own context checks), where the rule set has them.
 
-* its fans: an `IntEnum` of ids (the reader's names for them: no bare id appears in scoring code) and
-  a `FanTable` of `FanRow`s, one per id: English and native names, the value of one occurrence (points,
-  han, fan or faan: `FanTable.unit` says which), what counting it excludes, where it is scored;
-* beside each row, one small predicate (how a rule set calls its predicates is its own business; the
-  rows are data);
-* the exclusions are applied by ONE mechanism, `engine.rules.principles.Principles` (highest value
-  first; an excluded fan excludes nothing; `excludes` removes a fan outright, `excludes_on_sets` only
-  its occurrences inside the excluding fan's sets; optional account-once forest for `combo` rows);
-* its tiles, the shapes it allows (what Analyze considers), its typed options (a frozen dataclass
-  subclassing `Options`, each field with its documented default), the `WinContext` fields it reads
-  (the service caches on exactly these), its minimum, and `score(hand, context, options)`.
+Any other module is the rule set's own and is named in its package docstring (MCR's `rulebook.py`, its
+second convention, and `tables.py`, its install-time tables).
 
-A 20-line rule set (a toy, to show the parts; see engine/rules/mcr2p for a real one):
+An occurrence (`Occurrence`) is the tuple of the decomposition's set indices the fan was scored on (`()`:
+no particular set: the tiles held, the situation); the fan id is the registration's. Which tiles a FanHit
+shows follows from the row: a SITUATION fan the winning tile, a fan with sets the tiles of its sets, one
+without the decomposition's own (thirteen orphans). An occurrence that shows other tiles (the four copies
+of a Tile Hog) is a `Showing(sets, tiles)`, still a tuple of set indices. Plain tuples cost nothing to
+build on the hot path and are what `Principles.apply` reads.
 
+The exclusions are applied by ONE mechanism, `engine.rules.principles.Principles` (highest value first; an
+excluded fan excludes nothing; `excludes` removes a fan outright, `excludes_on_sets` only its occurrences
+inside the excluding fan's sets; an optional account-once forest for `combo` rows).
+
+The parts of a 20-line rule set (a toy; see engine/rules/mcr2p for a real one):
+
+    # fans.py
     class Fan(IntEnum):
         ALL_PUNGS = 1
         SELF_DRAWN = 2
@@ -27,15 +51,32 @@ A 20-line rule set (a toy, to show the parts; see engine/rules/mcr2p for a real 
         FanRow(Fan.ALL_PUNGS, "All Pungs", "对对胡", 3, scope=Scope.SETS),
         FanRow(Fan.SELF_DRAWN, "Self-Drawn", "自摸", 1, scope=Scope.SITUATION),
     ))
-    PRINCIPLES = Principles(TABLE.rows)
 
+    # predicates.py
+    PREDICATES = Predicates(TABLE)
+    fan = PREDICATES.fan
+
+    @fan(Fan.ALL_PUNGS)
+    def all_pungs(f: Facts) -> list[Occurrence]:
+        return [f.pungs] if len(f.pungs) == 4 else []
+
+    @fan(Fan.SELF_DRAWN)
+    def self_drawn(f: Facts) -> list[Occurrence]:
+        return [()] if f.ctx.self_drawn else []
+
+    # options.py
     @dataclass(frozen=True)
     class ToyOptions(Options):
+        rule_set: ClassVar[str] = "toy"
         cap: int = option(8, "most fan a hand scores", choices=(6, 8))
 
-    def score(hand: Hand, ctx: WinContext, options: ToyOptions) -> Evaluation:
-        ...  # decompose, run the predicates into {fan id: [occurrences]}, PRINCIPLES.apply(raw), build Scoring
+    # scoring.py
+    PRINCIPLES = Principles(TABLE.rows)
 
+    def score(hand: Hand, ctx: WinContext, options: ToyOptions) -> Evaluation:
+        ...  # per decomposition: {fid: p.find(facts) for fid, p in PREDICATES.by_id.items()}, PRINCIPLES.apply
+
+    # __init__.py
     RULE_SET = RuleSet(name="toy", title="A toy", table=TABLE, tiles=ALL_TILES,
                        shapes=frozenset({ShapeKind.STANDARD}), options_type=ToyOptions,
                        context_fields=("self_drawn",), minimum=1, score=score)
@@ -43,20 +84,23 @@ A 20-line rule set (a toy, to show the parts; see engine/rules/mcr2p for a real 
 Options reach a rule set as a plain mapping of the fields a client set (the proto's `optional` fields
 that are present, the CLI's flags): `RuleSet.options(mapping)` checks every name and type (and
 `choices`) and raises `BadOptionError` (code BAD_OPTION) naming `options.<rule set>.<field>`; unset
-fields keep their defaults. `RuleSet.evaluate(hand, context, options=None)` validates the tiles, runs
-the rule set's own context checks and scores; None means the defaults.
+fields keep their defaults. The service first maps each wire value with the options type's own
+`from_wire(name, value, field, wire)` (`Wire`: how the wire's shared Tile, Suit and Wind enums read, which
+mjsvc.convert supplies), so the service never names a rule set. `RuleSet.evaluate(hand, context,
+options=None)` validates the tiles, runs the rule set's own context checks and scores; None means the
+defaults.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from engine.errors import BadContextError, BadOptionError, BadTileError
-from engine.hand import Hand, WinContext
+from engine.hand import Hand, Suit, WinContext, Wind
 from engine.results import Analysis, Evaluation, FanDef
 from engine.shapes import ShapeKind
 from engine.tiles import NUM_KINDS, format_tile, tile_name
@@ -145,6 +189,97 @@ class FanTable:
 
 
 # ---------------------------------------------------------------------------------------------
+# Predicates and their occurrences
+
+# One occurrence of a fan: the indices (into the decomposition's sets) of the sets it was scored on; () for
+# none in particular. A predicate returns a list of them: [] the fan is not there, n items counted n times.
+Occurrence = tuple[int, ...]
+
+
+class Showing(tuple[int, ...]):
+    """An occurrence (its set indices, as any) that shows other tiles than its sets' (`tiles`): mcr2p's
+    Tile Hog shows the four copies of its kind. Equal to the plain tuple of its sets."""
+
+    tiles: tuple[int, ...]
+
+    def __new__(cls, sets: Iterable[int], tiles: tuple[int, ...]) -> Showing:
+        occurrence = super().__new__(cls, sets)
+        occurrence.tiles = tiles
+        return occurrence
+
+
+def shown_tiles(occurrence: Occurrence) -> tuple[int, ...]:
+    """The tiles a `Showing` occurrence shows; () for any other (its row says which tiles it shows)."""
+    return occurrence.tiles if isinstance(occurrence, Showing) else ()
+
+
+FindT = TypeVar("FindT", bound=Callable[..., list[Occurrence]])
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """A registered predicate: its row (id, scope, ...), the function, and the registration's hints."""
+
+    row: FanRow
+    find: Callable[..., list[Occurrence]]
+    hints: Mapping[str, Any]
+
+    @property
+    def id(self) -> int:
+        return int(self.row.id)
+
+    @property
+    def scope(self) -> Scope:
+        return self.row.scope
+
+
+class Predicates:
+    """The predicates of one rule set (its predicates.py: `PREDICATES = Predicates(TABLE)`,
+    `fan = PREDICATES.fan`), one per row of `table`, each registered with `@fan(Fan.X, **hints)`.
+
+    `by_id`: fan id -> `Predicate`, in registration order (the order a rule set may try them in).
+    `in_scoring`: the rows that have no predicate because scoring.py scores them itself (a bonus, a
+    fallback); a row is registered or named here, never both (`missing` lists the rows that are neither).
+    `hints`: what the rule set's scoring reads besides the row (e.g. `needs`: feature bits of its facts
+    that must all be present for the fan to be possible); the rule set checks its own hints.
+    """
+
+    def __init__(self, table: FanTable, *, in_scoring: Iterable[IntEnum] = ()) -> None:
+        self.table = table
+        self.by_id: dict[int, Predicate] = {}
+        self.in_scoring: frozenset[int] = frozenset(int(x) for x in in_scoring)
+        for fid in self.in_scoring:
+            if fid not in table.by_id:
+                raise ValueError(f"predicates: in_scoring names {fid}, which has no row")
+
+    def fan(self, fan_id: IntEnum, **hints: Any) -> Callable[[FindT], FindT]:
+        """The decorator: register the function as the predicate of the row `fan_id`."""
+        fid = int(fan_id)
+        if fid not in self.table.by_id:
+            raise ValueError(f"predicates: {fan_id!r} has no row in the table")
+        if fid in self.in_scoring:
+            raise ValueError(f"predicates: {fan_id!r} is scored in scoring.py (in_scoring), not by a predicate")
+        row = self.table.by_id[fid]
+
+        def register(find: FindT) -> FindT:
+            if fid in self.by_id:
+                raise ValueError(f"predicates: {fan_id!r} has two predicates")
+            self.by_id[fid] = Predicate(row, find, dict(hints))
+            return find
+        return register
+
+    def missing(self) -> list[FanRow]:
+        """The rows with neither a predicate nor a place in `in_scoring` (a complete rule set has none)."""
+        return [r for r in self.table.rows if int(r.id) not in self.by_id and int(r.id) not in self.in_scoring]
+
+    def __iter__(self) -> Iterator[Predicate]:
+        return iter(self.by_id.values())
+
+    def __len__(self) -> int:
+        return len(self.by_id)
+
+
+# ---------------------------------------------------------------------------------------------
 # Options
 
 
@@ -154,6 +289,27 @@ def option(default: Any, doc: str, *, choices: tuple[Any, ...] = ()) -> Any:
 
 
 OptionsT = TypeVar("OptionsT", bound="Options")
+
+
+class Wire(Protocol):
+    """How the wire (proto/mahjong/v1) encodes the shared enums an option may hold, supplied by the service
+    (mjsvc.convert) to `Options.from_wire`: the engine knows no proto, the service names no rule set."""
+
+    def tiles(self, values: Iterable[int], field: str) -> tuple[int, ...]:
+        """Tile values as engine indices; a value that is no tile is BAD_TILE naming `field[i]`."""
+        ...
+
+    def suit(self, value: int) -> Suit | None:
+        """A Suit value as the engine's suit; None for SUIT_UNSPECIFIED or a value that is no suit."""
+        ...
+
+    def wind(self, value: int) -> Wind | None:
+        """A Wind value as the engine's wind; None for WIND_UNSPECIFIED or a value that is no wind."""
+        ...
+
+    def name(self, enum: str, value: int) -> str:
+        """The wire's name of a value of the enum called `enum` ("WIND_EAST"), or the number itself."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -197,6 +353,14 @@ class Options:
                 raise BadOptionError(f"{where}: {value!r} is not one of {', '.join(map(str, choices))}", where)
             kwargs[name] = value
         return cls(**kwargs)
+
+    @classmethod
+    def from_wire(cls, name: str, value: Any, field: str, wire: Wire) -> Any:
+        """One option's wire value in engine terms, before `from_mapping` checks it (`field`: its path in
+        the request, for errors). By default the value as it is: booleans, integers, and enums the wire
+        numbers as the engine does. A rule set whose option is a tile, a suit or a seat on the wire
+        overrides this for that field (BAD_OPTION naming `field` for a value that is none of them)."""
+        return value
 
     @classmethod
     def documented(cls) -> tuple[tuple[str, Any, str], ...]:

@@ -1,8 +1,10 @@
 """Chinese Official (MCR, 国标麻将) rules: the 81 fans, scored exactly as pymahjonggb scores them.
 
-catalogue.py holds the fans as data, predicates.py one rule per fan, facts.py what the rules read,
-scoring.py the mechanism (five principles, every decomposition, the best first) and the payments,
-options.py the one option, rulebook.py the other convention, payments.py the payment rule's source.
+The package contract (engine/rules/model.py): fans.py holds the fans as data, predicates.py one rule per
+fan (`@fan(Fan.X)`), facts.py what the rules read, scoring.py the mechanism (five principles, every
+decomposition, the best first) and the payments (`score`, the entry point), options.py the one option,
+payments.py the payment rule's source. Its own modules: rulebook.py, the other convention (the rows and
+the one step it reads otherwise), and tables.py, the scoring look-ups answered at install time.
 
 Rulings and sources (docs/rules/mcr.md says the same for readers):
 
@@ -26,7 +28,7 @@ Rulings and sources (docs/rules/mcr.md says the same for readers):
 Speed comes from tables keyed on small values that recur across different hands (one suit's counts,
 which kinds are held, the situation, the tiles of a family of sets, a set of fan ids), never on a whole
 hand: most answer every key (built at install time into the tables file: engine.tables and
-`tables` here; or at import), the rest are memos that fill as hands come: `MEMOS` lists those (with the
+tables.py here; or at import), the rest are memos that fill as hands come: `MEMOS` lists those (with the
 shared shape memos) so a benchmark can clear them.
 """
 
@@ -37,7 +39,7 @@ from typing import Any, Protocol
 from engine import shapes
 from engine.rules.mcr import facts, predicates, scoring
 from engine.rules.mcr import tables as mcr_tables
-from engine.rules.mcr.catalogue import TABLE
+from engine.rules.mcr.fans import TABLE
 from engine.rules.mcr.options import McrOptions
 from engine.rules.model import ALL_TILES, RuleSet
 from engine.shapes import ShapeKind
@@ -55,7 +57,7 @@ RULE_SET = RuleSet(
     context_fields=("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
                     "seat_wind", "prevalent_wind", "flowers", "flower_tiles", "discarded_by"),
     minimum=8,
-    score=scoring.evaluate,
+    score=scoring.score,
     allow_quad_pairs=True,
 )
 

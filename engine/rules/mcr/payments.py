@@ -9,7 +9,7 @@ The discarder comes from `WinContext.discarded_by`, relative to the winner (LEFT
 winner in turn order East, South, West, North; ACROSS; RIGHT: the player after), the winner's seat being
 `seat_wind`; robbing a kong counts as a discard by the player whose kong was robbed. A win not self-drawn
 that names no discarder has no payments (the points still say what the hand is worth), as in Hong Kong;
-a self-drawn win naming a discarder is CONTRADICTORY_CONTEXT (engine.rules.mcr.scoring.evaluate). A hand
+a self-drawn win naming a discarder is CONTRADICTORY_CONTEXT (engine.rules.mcr.scoring.check_context). A hand
 below the 8-point minimum cannot be won and has no payments.
 
 The four-player rule is `engine.rules.mcr.scoring.payments` (compiled with the scoring, it runs for every

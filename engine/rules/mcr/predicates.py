@@ -1,18 +1,23 @@
-"""One small rule per fan, registered under the fan's id (catalogue.MCRFan; names and points are there).
+"""One small rule per fan, each registered under its fan's id with `@fan(Fan.X)` (fans.py: names, points).
 
-Five kinds, by what they look at:
-- TILE fans: only which kinds the hand holds (`TileFacts`, a few bits and a rank mask) -> bool;
-  memoized on those facts, which many hands share.
-- SITUATION fans: only the circumstances of the win (`Situation`) -> bool; memoized on them.
-- HAND fans: the whole hand, the same for every decomposition -> a count.
-- SET fans: one decomposition -> a list of hits, each hit the tuple of set indices it was scored on
-  (several hits = the fan counted several times; [] = not scored). Each declares the decomposition
-  `features` it needs (facts.py: cheap necessary conditions); it is only asked when they are present,
-  and it still checks everything itself.
-- COMBO fans: relations between two, three or four chows or pungs -> a predicate on their sorted
-  tiles (memoized per tuple of tiles in scoring._matching). Which combinations may be counted
-  together is the scoring mechanism's job (scoring.combinations), not the predicates'.
-Exclusions (不计) are never written here; they are catalogue data.
+Every predicate returns the fan's occurrences (engine.rules.model.Occurrence: the set indices it was
+scored on; [] = not there). What it is called with follows from its row in fans.py (`scope`) and its
+registration's hints; the dispatch tables scoring reads (`TILES`, `SITUATION`, `SETS`, `COMBOS`) are
+derived from the one registry at the end of this module:
+- HAND rows, tile fans: only which kinds the hand holds (`TileFacts`, a few bits and a rank mask) ->
+  one occurrence or none; answered for every key by the install-time tables (engine.rules.mcr.tables).
+- SITUATION rows: only the circumstances of the win (`Situation`) -> one occurrence or none; a table
+  built at import.
+- SETS rows: one decomposition (`HandFacts`, `SetFacts`) -> each occurrence the tuple of set indices it
+  was scored on (several = counted several times). Hint `needs`: the decomposition features (facts.py:
+  cheap necessary conditions) that must be present; it is only asked when they are, and it still checks
+  everything itself.
+- SETS rows registered with `family` ("chow" / "pung") and `arity` (2-4), combination fans: relations
+  between two, three or four chows or pungs -> a predicate on their sorted tiles (one occurrence: all of
+  them), memoized per tuple of tiles in scoring._matching. Which combinations may be counted together is
+  the scoring mechanism's job (scoring.combinations), not the predicates'.
+Chicken Hand and Flower Tiles are scored by scoring.py itself (`in_scoring`). Exclusions (不计) are never
+written here; they are fans.py's data.
 """
 
 from __future__ import annotations
@@ -25,7 +30,6 @@ from typing import Final
 from engine.memo import IntMemo, KeyTable, TabledMemo
 from engine.rules.mcr import facts as F
 from engine.rules.mcr import tables as mcr_tables
-from engine.rules.mcr.catalogue import MCRFan as Fan
 from engine.rules.mcr.facts import (
     DRAGON_TILES,
     SUITED,
@@ -40,68 +44,52 @@ from engine.rules.mcr.facts import (
     ranks_mask,
     suit,
 )
+from engine.rules.mcr.fans import TABLE, Fan
+from engine.rules.model import Occurrence, Predicates, Scope
 from engine.shapes import ShapeKind
 
-TileRule = Callable[[TileFacts], bool]
-SituationRule = Callable[[Situation], bool]
-HandRule = Callable[[HandFacts], int]  # a count; True/False count 1/0
-SetRule = Callable[[HandFacts, SetFacts], list[tuple[int, ...]]]
-ComboRule = Callable[[tuple[int, ...]], bool]
+PREDICATES: Final = Predicates(TABLE, in_scoring=(Fan.CHICKEN_HAND, Fan.FLOWER_TILES))
+fan: Final = PREDICATES.fan
 
+Hits = list[Occurrence]
+TileRule = Callable[[TileFacts], Hits]
+SituationRule = Callable[[Situation], Hits]
+SetRule = Callable[[HandFacts, SetFacts], Hits]
+ComboRule = Callable[[tuple[int, ...]], Hits]
+
+# Derived from PREDICATES once every predicate below is registered (`_dispatch`).
 TILES: Final[dict[int, TileRule]] = {}
 SITUATION: Final[dict[int, SituationRule]] = {}
-HAND: Final[dict[int, HandRule]] = {}
 SETS: Final[dict[int, tuple[int, SetRule]]] = {}  # fan id -> (features needed, rule)
-# family ("chow" / "pung") -> arity -> [(fan id, rule)], in the order they are tried
+# family ("chow" / "pung") -> arity -> [(fan id, rule)], in the order they are tried (registration order)
 COMBOS: Final[dict[str, dict[int, list[tuple[int, ComboRule]]]]] = {"chow": {2: [], 3: [], 4: []},
                                                                    "pung": {2: [], 3: [], 4: []}}
 
-
-def _register(table: dict, fan_id: int) -> Callable:
-    def register(fn: Callable) -> Callable:
-        table[int(fan_id)] = fn
-        return fn
-    return register
+_NONE: Final[Hits] = []
+_ONCE: Final[Hits] = [()]  # a tile or situation fan: once, on no particular set (scoring: the whole hand)
+_ALL_OF: Final = ((), (0,), (0, 1), (0, 1, 2), (0, 1, 2, 3))  # a combination's sets, by how many
 
 
-def tile_fan(fan_id: int) -> Callable[[TileRule], TileRule]:
-    return _register(TILES, fan_id)
+def _once(found: bool) -> Hits:
+    return _ONCE if found else _NONE
 
 
-def situation_fan(fan_id: int) -> Callable[[SituationRule], SituationRule]:
-    return _register(SITUATION, fan_id)
-
-
-def hand_fan(fan_id: int) -> Callable[[HandRule], HandRule]:
-    return _register(HAND, fan_id)
-
-
-def set_fan(fan_id: int, needs: int = 0) -> Callable[[SetRule], SetRule]:
-    """`needs`: feature bits (facts.py) that must all be present for the fan to be possible."""
-    def register(fn: SetRule) -> SetRule:
-        SETS[int(fan_id)] = (needs, fn)
-        return fn
-    return register
-
-
-def combo_fan(fan_id: int, family: str, arity: int) -> Callable[[ComboRule], ComboRule]:
-    def register(fn: ComboRule) -> ComboRule:
-        COMBOS[family][arity].append((int(fan_id), fn))
-        return fn
-    return register
+def _combination(ts: tuple[int, ...], found: bool) -> Hits:
+    """A combination fan over the sets of `ts`: one occurrence, all of them."""
+    return [_ALL_OF[len(ts)]] if found else _NONE
 
 
 def _tile_fans(key: int) -> tuple[tuple[int, int], ...]:
     """(fan id, count 1) for each tile fan of the `TileFacts` packed in `key` (facts.tile_key), in id order."""
     tiles = F.tile_facts_of(key)
-    return tuple((fid, 1) for fid in sorted(TILES) if TILES[fid](tiles))
+    return tuple((fid, len(hits)) for fid in sorted(TILES) for hits in (TILES[fid](tiles),) if hits)
 
 
 def _situation_fans(key: int) -> tuple[tuple[int, int], ...]:
     """(fan id, count 1) for each situational fan of the `Situation` packed in `key`
     (HandFacts.situation_key), in id order."""
     situation = F.situation_of(key)
-    return tuple((fid, 1) for fid in sorted(SITUATION) if SITUATION[fid](situation))
+    return tuple((fid, len(hits)) for fid in sorted(SITUATION) for hits in (SITUATION[fid](situation),) if hits)
 
 
 def _set_rules_for(features: int) -> tuple[tuple[int, SetRule], ...]:
@@ -152,61 +140,61 @@ def _all(sf: SetFacts) -> tuple[int, ...]:
 
 # ---------------------------------------------------------------- tiles: colours (suits)
 
-@tile_fan(Fan.FULL_FLUSH)  # Full Flush: one suit, no honours
-def full_flush(t: TileFacts) -> bool:
-    return t.suits_absent == 2 and not t.honors
+@fan(Fan.FULL_FLUSH)  # Full Flush: one suit, no honours
+def full_flush(t: TileFacts) -> Hits:
+    return _once(t.suits_absent == 2 and not t.honors)
 
 
-@tile_fan(Fan.HALF_FLUSH)  # Half Flush: one suit plus honours
-def half_flush(t: TileFacts) -> bool:
-    return t.suits_absent == 2 and t.honors
+@fan(Fan.HALF_FLUSH)  # Half Flush: one suit plus honours
+def half_flush(t: TileFacts) -> Hits:
+    return _once(t.suits_absent == 2 and t.honors)
 
 
-@tile_fan(Fan.ONE_VOIDED_SUIT)  # One Voided Suit: exactly one of the three suits missing
-def one_voided_suit(t: TileFacts) -> bool:
-    return t.suits_absent == 1
+@fan(Fan.ONE_VOIDED_SUIT)  # One Voided Suit: exactly one of the three suits missing
+def one_voided_suit(t: TileFacts) -> Hits:
+    return _once(t.suits_absent == 1)
 
 
-@tile_fan(Fan.NO_HONORS)  # No Honors
-def no_honors(t: TileFacts) -> bool:
-    return not t.honors
+@fan(Fan.NO_HONORS)  # No Honors
+def no_honors(t: TileFacts) -> Hits:
+    return _once(not t.honors)
 
 
-@tile_fan(Fan.ALL_TYPES)  # All Types: three suits, a wind and a dragon
-def all_types(t: TileFacts) -> bool:
-    return t.suits_absent == 0 and t.winds and t.dragons
+@fan(Fan.ALL_TYPES)  # All Types: three suits, a wind and a dragon
+def all_types(t: TileFacts) -> Hits:
+    return _once(t.suits_absent == 0 and t.winds and t.dragons)
 
 
 # ---------------------------------------------------------------- tiles: tile kinds
 
-@tile_fan(Fan.ALL_SIMPLES)  # All Simples: no terminal, no honour
-def all_simples(t: TileFacts) -> bool:
-    return not t.honors and not t.rank_union & TERMINAL_RANKS
+@fan(Fan.ALL_SIMPLES)  # All Simples: no terminal, no honour
+def all_simples(t: TileFacts) -> Hits:
+    return _once(not t.honors and not t.rank_union & TERMINAL_RANKS)
 
 
-@tile_fan(Fan.REVERSIBLE_TILES)  # Reversible Tiles
-def reversible(t: TileFacts) -> bool:
-    return t.reversible
+@fan(Fan.REVERSIBLE_TILES)  # Reversible Tiles
+def reversible(t: TileFacts) -> Hits:
+    return _once(t.reversible)
 
 
-@tile_fan(Fan.ALL_GREEN)  # All Green
-def all_green(t: TileFacts) -> bool:
-    return t.green
+@fan(Fan.ALL_GREEN)  # All Green
+def all_green(t: TileFacts) -> Hits:
+    return _once(t.green)
 
 
-@tile_fan(Fan.ALL_HONORS)  # All Honors
-def all_honors(t: TileFacts) -> bool:
-    return t.suits_absent == 3
+@fan(Fan.ALL_HONORS)  # All Honors
+def all_honors(t: TileFacts) -> Hits:
+    return _once(t.suits_absent == 3)
 
 
-@tile_fan(Fan.ALL_TERMINALS)  # All Terminals: only 1s and 9s
-def all_terminals(t: TileFacts) -> bool:
-    return not t.honors and not t.rank_union & ~TERMINAL_RANKS
+@fan(Fan.ALL_TERMINALS)  # All Terminals: only 1s and 9s
+def all_terminals(t: TileFacts) -> Hits:
+    return _once(not t.honors and not t.rank_union & ~TERMINAL_RANKS)
 
 
-@tile_fan(Fan.ALL_TERMINALS_AND_HONORS)  # All Terminals and Honors
-def all_terminals_and_honors(t: TileFacts) -> bool:
-    return not t.rank_union & ~TERMINAL_RANKS
+@fan(Fan.ALL_TERMINALS_AND_HONORS)  # All Terminals and Honors
+def all_terminals_and_honors(t: TileFacts) -> Hits:
+    return _once(not t.rank_union & ~TERMINAL_RANKS)
 
 
 # ---------------------------------------------------------------- tiles: rank ranges
@@ -216,100 +204,101 @@ def _ranks_within(t: TileFacts, *ranks: int) -> bool:
     return not t.honors and not t.rank_union & ~ranks_mask(ranks)
 
 
-@tile_fan(Fan.LOWER_TILES)  # Lower Tiles: only 1 2 3
-def lower_tiles(t: TileFacts) -> bool:
-    return _ranks_within(t, 1, 2, 3)
+@fan(Fan.LOWER_TILES)  # Lower Tiles: only 1 2 3
+def lower_tiles(t: TileFacts) -> Hits:
+    return _once(_ranks_within(t, 1, 2, 3))
 
 
-@tile_fan(Fan.LOWER_FOUR)  # Lower Four: only 1-4
-def lower_four(t: TileFacts) -> bool:
-    return _ranks_within(t, 1, 2, 3, 4)
+@fan(Fan.LOWER_FOUR)  # Lower Four: only 1-4
+def lower_four(t: TileFacts) -> Hits:
+    return _once(_ranks_within(t, 1, 2, 3, 4))
 
 
-@tile_fan(Fan.UPPER_TILES)  # Upper Tiles: only 7 8 9
-def upper_tiles(t: TileFacts) -> bool:
-    return _ranks_within(t, 7, 8, 9)
+@fan(Fan.UPPER_TILES)  # Upper Tiles: only 7 8 9
+def upper_tiles(t: TileFacts) -> Hits:
+    return _once(_ranks_within(t, 7, 8, 9))
 
 
-@tile_fan(Fan.UPPER_FOUR)  # Upper Four: only 6-9
-def upper_four(t: TileFacts) -> bool:
-    return _ranks_within(t, 6, 7, 8, 9)
+@fan(Fan.UPPER_FOUR)  # Upper Four: only 6-9
+def upper_four(t: TileFacts) -> Hits:
+    return _once(_ranks_within(t, 6, 7, 8, 9))
 
 
-@tile_fan(Fan.MIDDLE_TILES)  # Middle Tiles: only 4 5 6
-def middle_tiles(t: TileFacts) -> bool:
-    return _ranks_within(t, 4, 5, 6)
+@fan(Fan.MIDDLE_TILES)  # Middle Tiles: only 4 5 6
+def middle_tiles(t: TileFacts) -> Hits:
+    return _once(_ranks_within(t, 4, 5, 6))
 
 
 # ---------------------------------------------------------------- the situation
 
-@situation_fan(Fan.SELF_DRAWN)  # Self-Drawn
-def self_drawn(s: Situation) -> bool:
-    return s.self_drawn
+@fan(Fan.SELF_DRAWN)  # Self-Drawn
+def self_drawn(s: Situation) -> Hits:
+    return _once(s.self_drawn)
 
 
-@situation_fan(Fan.LAST_TILE)  # Last Tile (和绝张)
-def last_tile(s: Situation) -> bool:
-    return s.last_of_kind
+@fan(Fan.LAST_TILE)  # Last Tile (和绝张)
+def last_tile(s: Situation) -> Hits:
+    return _once(s.last_of_kind)
 
 
-@situation_fan(Fan.LAST_TILE_DRAW)  # Last Tile Draw (妙手回春): self-drawn last tile of the wall
-def last_tile_draw(s: Situation) -> bool:
-    return s.last_wall_tile and s.self_drawn
+@fan(Fan.LAST_TILE_DRAW)  # Last Tile Draw (妙手回春): self-drawn last tile of the wall
+def last_tile_draw(s: Situation) -> Hits:
+    return _once(s.last_wall_tile and s.self_drawn)
 
 
-@situation_fan(Fan.LAST_TILE_CLAIM)  # Last Tile Claim (海底捞月): the discard after the last wall tile
-def last_tile_claim(s: Situation) -> bool:
-    return s.last_wall_tile and not s.self_drawn
+@fan(Fan.LAST_TILE_CLAIM)  # Last Tile Claim (海底捞月): the discard after the last wall tile
+def last_tile_claim(s: Situation) -> Hits:
+    return _once(s.last_wall_tile and not s.self_drawn)
 
 
-@situation_fan(Fan.OUT_WITH_REPLACEMENT_TILE)  # Out with Replacement Tile (杠上开花)
-def replacement_tile(s: Situation) -> bool:
-    return s.replacement_tile
+@fan(Fan.OUT_WITH_REPLACEMENT_TILE)  # Out with Replacement Tile (杠上开花)
+def replacement_tile(s: Situation) -> Hits:
+    return _once(s.replacement_tile)
 
 
-@situation_fan(Fan.ROBBING_THE_KONG)  # Robbing The Kong (抢杠和)
-def robbing_the_kong(s: Situation) -> bool:
-    return s.robbing_kong
+@fan(Fan.ROBBING_THE_KONG)  # Robbing The Kong (抢杠和)
+def robbing_the_kong(s: Situation) -> Hits:
+    return _once(s.robbing_kong)
 
 
-@situation_fan(Fan.FULLY_CONCEALED_HAND)  # Fully Concealed Hand: nothing claimed, self-drawn
-def fully_concealed(s: Situation) -> bool:
-    return s.melded_sets == 0 and s.self_drawn
+@fan(Fan.FULLY_CONCEALED_HAND)  # Fully Concealed Hand: nothing claimed, self-drawn
+def fully_concealed(s: Situation) -> Hits:
+    return _once(s.melded_sets == 0 and s.self_drawn)
 
 
-@situation_fan(Fan.CONCEALED_HAND)  # Concealed Hand: nothing claimed, won on a discard
-def concealed_hand(s: Situation) -> bool:
-    return s.melded_sets == 0 and not s.self_drawn
+@fan(Fan.CONCEALED_HAND)  # Concealed Hand: nothing claimed, won on a discard
+def concealed_hand(s: Situation) -> Hits:
+    return _once(s.melded_sets == 0 and not s.self_drawn)
 
 
-@situation_fan(Fan.MELDED_HAND)  # Melded Hand: four claimed sets, won on a discard
-def melded_hand(s: Situation) -> bool:
-    return s.melded_sets == 4 and not s.self_drawn
+@fan(Fan.MELDED_HAND)  # Melded Hand: four claimed sets, won on a discard
+def melded_hand(s: Situation) -> Hits:
+    return _once(s.melded_sets == 4 and not s.self_drawn)
 
 
-# ---------------------------------------------------------------- hand: tile counts
+# ---------------------------------------------------------------- sets: tile counts
 
-@hand_fan(Fan.TILE_HOG)  # Tile Hog: all four of a kind used without being a kong, counted per kind
-def tile_hog(h: HandFacts) -> int:
-    return h.fours - h.n_kongs
+@fan(Fan.TILE_HOG)  # Tile Hog: all four of a kind used without being a kong, counted per kind
+def tile_hog(h: HandFacts, sf: SetFacts) -> Hits:
+    n = h.fours - h.n_kongs
+    return [sf.all_sets] * n if n > 0 else _NONE
 
 
 # ---------------------------------------------------------------- sets: special shapes
 
-@set_fan(Fan.THIRTEEN_ORPHANS, needs=F.ORPHANS_SHAPE)  # Thirteen Orphans
-def thirteen_orphans(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.THIRTEEN_ORPHANS, needs=F.ORPHANS_SHAPE)  # Thirteen Orphans
+def thirteen_orphans(h: HandFacts, sf: SetFacts) -> Hits:
     return [()] if sf.decomposition.kind == ShapeKind.THIRTEEN_ORPHANS else []
 
 
-@set_fan(Fan.SEVEN_PAIRS, needs=F.SEVEN_PAIRS_SHAPE)  # Seven Pairs
-def seven_pairs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.SEVEN_PAIRS, needs=F.SEVEN_PAIRS_SHAPE)  # Seven Pairs
+def seven_pairs(h: HandFacts, sf: SetFacts) -> Hits:
     d = sf.decomposition
     return [_all(sf)] if d.kind == ShapeKind.SEVEN_PAIRS and not _shifted_pairs(sf) else []
 
 
-@set_fan(Fan.SEVEN_SHIFTED_PAIRS, needs=F.SEVEN_PAIRS_SHAPE)  # Seven Shifted Pairs: seven consecutive pairs of one suit
-def seven_shifted_pairs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.SEVEN_SHIFTED_PAIRS, needs=F.SEVEN_PAIRS_SHAPE)  # Seven Shifted Pairs: seven consecutive pairs of one suit
+def seven_shifted_pairs(h: HandFacts, sf: SetFacts) -> Hits:
     return [_all(sf)] if sf.decomposition.kind == ShapeKind.SEVEN_PAIRS and _shifted_pairs(sf) else []
 
 
@@ -319,24 +308,24 @@ def _shifted_pairs(sf: SetFacts) -> bool:
     return f < 27 and f % 9 <= 2 and firsts == list(range(f, f + 7))
 
 
-@set_fan(Fan.LESSER_HONORS_AND_KNITTED_TILES, needs=F.HONORS_KNITTED_SHAPE)  # Lesser Honors and Knitted Tiles
-def lesser_honors_knitted(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.LESSER_HONORS_AND_KNITTED_TILES, needs=F.HONORS_KNITTED_SHAPE)  # Lesser Honors and Knitted Tiles
+def lesser_honors_knitted(h: HandFacts, sf: SetFacts) -> Hits:
     if sf.decomposition.kind != ShapeKind.HONORS_KNITTED:
         return []
     return [] if all(h.counts[t] for t in range(27, 34)) else [()]
 
 
 # Greater Honors and Knitted Tiles: all seven honours
-@set_fan(Fan.GREATER_HONORS_AND_KNITTED_TILES, needs=F.HONORS_KNITTED_SHAPE)
-def greater_honors_knitted(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.GREATER_HONORS_AND_KNITTED_TILES, needs=F.HONORS_KNITTED_SHAPE)
+def greater_honors_knitted(h: HandFacts, sf: SetFacts) -> Hits:
     if sf.decomposition.kind != ShapeKind.HONORS_KNITTED:
         return []
     return [()] if all(h.counts[t] for t in range(27, 34)) else []
 
 
 # Knitted Straight: 147/258/369 in three suits (also inside honours-and-knitted)
-@set_fan(Fan.KNITTED_STRAIGHT, needs=F.SPECIAL)
-def knitted_straight(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.KNITTED_STRAIGHT, needs=F.SPECIAL)
+def knitted_straight(h: HandFacts, sf: SetFacts) -> Hits:
     d = sf.decomposition
     if d.kind == ShapeKind.KNITTED_STRAIGHT:
         return [()]
@@ -346,8 +335,8 @@ def knitted_straight(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
 
 
 # Nine Gates: 1112345678999 of one suit concealed, any tile of that suit wins
-@set_fan(Fan.NINE_GATES, needs=F.STANDARD | F.NO_MELDS | F.ONE_SUIT)
-def nine_gates(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.NINE_GATES, needs=F.STANDARD | F.NO_MELDS | F.ONE_SUIT)
+def nine_gates(h: HandFacts, sf: SetFacts) -> Hits:
     if h.n_melds or not sf.standard:
         return []
     s = h.standing
@@ -361,8 +350,8 @@ def nine_gates(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
 
 # ---------------------------------------------------------------- sets: pungs and kongs
 
-@set_fan(Fan.DRAGON_PUNG, needs=F.DRAGON_PUNG)  # Dragon Pung, per pung
-def dragon_pung(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.DRAGON_PUNG, needs=F.DRAGON_PUNG)  # Dragon Pung, per pung
+def dragon_pung(h: HandFacts, sf: SetFacts) -> Hits:
     return [(p.set_index,) for p in sf.pungs if p.tile >= 31]
 
 
@@ -371,47 +360,47 @@ _TERMINALS_AND_WINDS: Final = frozenset(t for t in range(31) if is_terminal_or_h
 
 
 # Pung of Terminals or Honors (winds; dragons score Dragon Pung), per pung
-@set_fan(Fan.PUNG_OF_TERMINALS_OR_HONORS, needs=F.TERMINAL_PUNG)
-def pung_terminals_honors(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.PUNG_OF_TERMINALS_OR_HONORS, needs=F.TERMINAL_PUNG)
+def pung_terminals_honors(h: HandFacts, sf: SetFacts) -> Hits:
     return [(p.set_index,) for p in sf.pungs if p.tile in _TERMINALS_AND_WINDS]
 
 
-@set_fan(Fan.PREVALENT_WIND, needs=F.WIND_PUNG)  # Prevalent Wind
-def prevalent_wind(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.PREVALENT_WIND, needs=F.WIND_PUNG)  # Prevalent Wind
+def prevalent_wind(h: HandFacts, sf: SetFacts) -> Hits:
     w = 27 + int(h.ctx.prevalent_wind)
     return [(p.set_index,) for p in sf.pungs if p.tile == w]
 
 
-@set_fan(Fan.SEAT_WIND, needs=F.WIND_PUNG)  # Seat Wind
-def seat_wind(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.SEAT_WIND, needs=F.WIND_PUNG)  # Seat Wind
+def seat_wind(h: HandFacts, sf: SetFacts) -> Hits:
     w = 27 + int(h.ctx.seat_wind)
     return [(p.set_index,) for p in sf.pungs if p.tile == w]
 
 
-@set_fan(Fan.ALL_PUNGS, needs=F.STANDARD | F.FOUR_PUNGS)  # All Pungs
-def all_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.ALL_PUNGS, needs=F.STANDARD | F.FOUR_PUNGS)  # All Pungs
+def all_pungs(h: HandFacts, sf: SetFacts) -> Hits:
     return [_all(sf)] if sf.standard and len(sf.pungs) == 4 else []
 
 
-def _concealed_pungs(sf: SetFacts, n: int) -> list[tuple[int, ...]]:
+def _concealed_pungs(sf: SetFacts, n: int) -> Hits:
     if sf.concealed_pungs != n:
         return []
     return [tuple(p.set_index for p in sf.pungs if p.concealed)]
 
 
 # Two Concealed Pungs (concealed kongs count as concealed pungs)
-@set_fan(Fan.TWO_CONCEALED_PUNGS, needs=F.TWO_CONCEALED)
-def two_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.TWO_CONCEALED_PUNGS, needs=F.TWO_CONCEALED)
+def two_concealed_pungs(h: HandFacts, sf: SetFacts) -> Hits:
     return _concealed_pungs(sf, 2)
 
 
-@set_fan(Fan.THREE_CONCEALED_PUNGS, needs=F.THREE_CONCEALED)  # Three Concealed Pungs
-def three_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.THREE_CONCEALED_PUNGS, needs=F.THREE_CONCEALED)  # Three Concealed Pungs
+def three_concealed_pungs(h: HandFacts, sf: SetFacts) -> Hits:
     return _concealed_pungs(sf, 3)
 
 
-@set_fan(Fan.FOUR_CONCEALED_PUNGS, needs=F.FOUR_CONCEALED)  # Four Concealed Pungs
-def four_concealed_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.FOUR_CONCEALED_PUNGS, needs=F.FOUR_CONCEALED)  # Four Concealed Pungs
+def four_concealed_pungs(h: HandFacts, sf: SetFacts) -> Hits:
     return _concealed_pungs(sf, 4)
 
 
@@ -420,54 +409,54 @@ def _kongs(sf: SetFacts, concealed: bool | None) -> tuple[int, ...]:
     return tuple(p.set_index for p in sf.pungs if p.kong and (concealed is None or p.concealed == concealed))
 
 
-@set_fan(Fan.MELDED_KONG, needs=F.MELDED_KONGS)  # Melded Kong
-def melded_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.MELDED_KONG, needs=F.MELDED_KONGS)  # Melded Kong
+def melded_kong(h: HandFacts, sf: SetFacts) -> Hits:
     return [_kongs(sf, False)] if sf.melded_kongs >= 1 else []
 
 
-@set_fan(Fan.CONCEALED_KONG, needs=F.CONCEALED_KONGS)  # Concealed Kong
-def concealed_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.CONCEALED_KONG, needs=F.CONCEALED_KONGS)  # Concealed Kong
+def concealed_kong(h: HandFacts, sf: SetFacts) -> Hits:
     return [_kongs(sf, True)] if sf.concealed_kongs >= 1 else []
 
 
-@set_fan(Fan.TWO_MELDED_KONGS, needs=F.MELDED_KONGS | F.TWO_KONGS)  # Two Melded Kongs
-def two_melded_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.TWO_MELDED_KONGS, needs=F.MELDED_KONGS | F.TWO_KONGS)  # Two Melded Kongs
+def two_melded_kongs(h: HandFacts, sf: SetFacts) -> Hits:
     return [_kongs(sf, False)] if sf.melded_kongs >= 2 else []
 
 
-@set_fan(Fan.TWO_CONCEALED_KONGS, needs=F.CONCEALED_KONGS | F.TWO_KONGS)  # Two Concealed Kongs
-def two_concealed_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.TWO_CONCEALED_KONGS, needs=F.CONCEALED_KONGS | F.TWO_KONGS)  # Two Concealed Kongs
+def two_concealed_kongs(h: HandFacts, sf: SetFacts) -> Hits:
     return [_kongs(sf, True)] if sf.concealed_kongs >= 2 else []
 
 
 # Concealed Kong and Melded Kong (pymahjonggb's 5-point fan)
-@set_fan(Fan.CONCEALED_KONG_AND_MELDED_KONG, needs=F.MELDED_KONGS | F.CONCEALED_KONGS)
-def concealed_and_melded_kong(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.CONCEALED_KONG_AND_MELDED_KONG, needs=F.MELDED_KONGS | F.CONCEALED_KONGS)
+def concealed_and_melded_kong(h: HandFacts, sf: SetFacts) -> Hits:
     return [_kongs(sf, None)] if sf.melded_kongs >= 1 and sf.concealed_kongs >= 1 else []
 
 
-@set_fan(Fan.THREE_KONGS, needs=F.THREE_KONGS)  # Three Kongs
-def three_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.THREE_KONGS, needs=F.THREE_KONGS)  # Three Kongs
+def three_kongs(h: HandFacts, sf: SetFacts) -> Hits:
     return [_kongs(sf, None)] if sf.melded_kongs + sf.concealed_kongs == 3 else []
 
 
-@set_fan(Fan.FOUR_KONGS, needs=F.FOUR_KONGS)  # Four Kongs
-def four_kongs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.FOUR_KONGS, needs=F.FOUR_KONGS)  # Four Kongs
+def four_kongs(h: HandFacts, sf: SetFacts) -> Hits:
     return [_kongs(sf, None)] if sf.melded_kongs + sf.concealed_kongs == 4 else []
 
 
 # ---------------------------------------------------------------- sets: the pair with the sets
 
-@set_fan(Fan.ALL_CHOWS, needs=F.NO_PUNGS)  # All Chows: only chows and a suited pair
-def all_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.ALL_CHOWS, needs=F.NO_PUNGS)  # All Chows: only chows and a suited pair
+def all_chows(h: HandFacts, sf: SetFacts) -> Hits:
     if sf.pungs or sf.pair is None or sf.pair >= 27 or sf.decomposition.kind == ShapeKind.SEVEN_PAIRS:
         return []
     return [_all(sf)]
 
 
 # Little Three Dragons: two dragon pungs and a dragon pair
-@set_fan(Fan.LITTLE_THREE_DRAGONS, needs=F.DRAGON_PUNG | F.DRAGON_PAIR)
-def little_three_dragons(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.LITTLE_THREE_DRAGONS, needs=F.DRAGON_PUNG | F.DRAGON_PAIR)
+def little_three_dragons(h: HandFacts, sf: SetFacts) -> Hits:
     dragons = [p.set_index for p in sf.pungs if p.tile >= 31]
     pair_index = sf.pair_index
     if len(dragons) == 2 and pair_index is not None and sf.pair is not None and sf.pair >= 31:
@@ -475,8 +464,8 @@ def little_three_dragons(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
     return []
 
 
-@set_fan(Fan.LITTLE_FOUR_WINDS, needs=F.WIND_PUNG | F.WIND_PAIR)  # Little Four Winds: three wind pungs and a wind pair
-def little_four_winds(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.LITTLE_FOUR_WINDS, needs=F.WIND_PUNG | F.WIND_PAIR)  # Little Four Winds: three wind pungs and a wind pair
+def little_four_winds(h: HandFacts, sf: SetFacts) -> Hits:
     winds = [p.set_index for p in sf.pungs if 27 <= p.tile <= 30]
     pair_index = sf.pair_index
     if len(winds) == 3 and pair_index is not None and sf.pair is not None and 27 <= sf.pair <= 30:
@@ -485,14 +474,14 @@ def little_four_winds(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
 
 
 # Pure Terminal Chows: 123 123 789 789 of one suit, pair of 5 of that suit
-@set_fan(Fan.PURE_TERMINAL_CHOWS, needs=F.TERMINAL_CHOWS)
-def pure_terminal_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.PURE_TERMINAL_CHOWS, needs=F.TERMINAL_CHOWS)
+def pure_terminal_chows(h: HandFacts, sf: SetFacts) -> Hits:
     return [_all(sf)] if _terminal_chows(sf, pure=True) else []
 
 
 # Three-Suited Terminal Chows: 123 and 789 in two suits, pair of 5 in the third
-@set_fan(Fan.THREE_SUITED_TERMINAL_CHOWS, needs=F.TERMINAL_CHOWS)
-def three_suited_terminal_chows(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.THREE_SUITED_TERMINAL_CHOWS, needs=F.TERMINAL_CHOWS)
+def three_suited_terminal_chows(h: HandFacts, sf: SetFacts) -> Hits:
     return [_all(sf)] if _terminal_chows(sf, pure=False) else []
 
 
@@ -511,35 +500,35 @@ def _terminal_chows(sf: SetFacts, pure: bool) -> bool:
 # ---------------------------------------------------------------- sets: what every set contains
 
 # Outside Hand: every set and the pair hold a terminal or honour
-@set_fan(Fan.OUTSIDE_HAND, needs=F.STANDARD | F.ALL_OUTSIDE)
-def outside_hand(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.OUTSIDE_HAND, needs=F.STANDARD | F.ALL_OUTSIDE)
+def outside_hand(h: HandFacts, sf: SetFacts) -> Hits:
     return [_all(sf)] if sf.standard and sf.outside == 5 else []
 
 
-@set_fan(Fan.ALL_FIVE, needs=F.STANDARD | F.ALL_FIVES)  # All Five: every set and the pair hold a 5
-def all_five(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.ALL_FIVE, needs=F.STANDARD | F.ALL_FIVES)  # All Five: every set and the pair hold a 5
+def all_five(h: HandFacts, sf: SetFacts) -> Hits:
     return [_all(sf)] if sf.standard and sf.fives == 5 else []
 
 
-@set_fan(Fan.ALL_EVEN_PUNGS, needs=F.STANDARD | F.ALL_EVEN)  # All Even Pungs: four pungs and the pair of 2 4 6 8
-def all_even_pungs(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.ALL_EVEN_PUNGS, needs=F.STANDARD | F.ALL_EVEN)  # All Even Pungs: four pungs and the pair of 2 4 6 8
+def all_even_pungs(h: HandFacts, sf: SetFacts) -> Hits:
     return [_all(sf)] if sf.standard and sf.evens == 5 else []
 
 
 # ---------------------------------------------------------------- sets: how the winning tile came
 
-@set_fan(Fan.EDGE_WAIT, needs=F.WIN_EDGE)  # Edge Wait: the only wait, at the end of a concealed chow (12 waiting on 3)
-def edge_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.EDGE_WAIT, needs=F.WIN_EDGE)  # Edge Wait: the only wait, at the end of a concealed chow (12 waiting on 3)
+def edge_wait(h: HandFacts, sf: SetFacts) -> Hits:
     return [(sf.win_index,)] if _wait_kind(h, sf) == _EDGE else []  # type: ignore[list-item]
 
 
-@set_fan(Fan.CLOSED_WAIT, needs=F.WIN_CLOSED)  # Closed Wait: the only wait, inside a concealed chow (13 waiting on 2)
-def closed_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.CLOSED_WAIT, needs=F.WIN_CLOSED)  # Closed Wait: the only wait, inside a concealed chow (13 waiting on 2)
+def closed_wait(h: HandFacts, sf: SetFacts) -> Hits:
     return [(sf.win_index,)] if _wait_kind(h, sf) == _CLOSED else []  # type: ignore[list-item]
 
 
-@set_fan(Fan.SINGLE_WAIT, needs=F.WIN_IN_PAIR)  # Single Wait: the only wait, on the pair
-def single_wait(h: HandFacts, sf: SetFacts) -> list[tuple[int, ...]]:
+@fan(Fan.SINGLE_WAIT, needs=F.WIN_IN_PAIR)  # Single Wait: the only wait, on the pair
+def single_wait(h: HandFacts, sf: SetFacts) -> Hits:
     return [(sf.win_index,)] if _wait_kind(h, sf) == _SINGLE else []  # type: ignore[list-item]
 
 
@@ -595,120 +584,144 @@ def _ranks_of(ts: tuple[int, ...]) -> list[int]:
     return sorted(rank(t) for t in ts)
 
 
-@combo_fan(Fan.FOUR_PURE_SHIFTED_CHOWS, "chow", 4)  # Four Pure Shifted Chows: one suit, starting 1 or 2 apart
-def four_pure_shifted_chows(ts: tuple[int, ...]) -> bool:
+@fan(Fan.FOUR_PURE_SHIFTED_CHOWS, family="chow", arity=4)  # Four Pure Shifted Chows: one suit, starting 1 or 2 apart
+def four_pure_shifted_chows(ts: tuple[int, ...]) -> Hits:
     r = _ranks_of(ts)
     step = r[1] - r[0]
-    return _same_suit(ts) and step in (1, 2) and r[2] - r[1] == step and r[3] - r[2] == step
+    return _combination(ts, _same_suit(ts) and step in (1, 2) and r[2] - r[1] == step and r[3] - r[2] == step)
 
 
-@combo_fan(Fan.QUADRUPLE_CHOW, "chow", 4)  # Quadruple Chow: four identical chows
-def quadruple_chow(ts: tuple[int, ...]) -> bool:
-    return ts[0] == ts[1] == ts[2] == ts[3]
+@fan(Fan.QUADRUPLE_CHOW, family="chow", arity=4)  # Quadruple Chow: four identical chows
+def quadruple_chow(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, ts[0] == ts[1] == ts[2] == ts[3])
 
 
-@combo_fan(Fan.MIXED_SHIFTED_CHOWS, "chow", 3)  # Mixed Shifted Chows: three suits, starting 1 apart
-def mixed_shifted_chows(ts: tuple[int, ...]) -> bool:
+@fan(Fan.MIXED_SHIFTED_CHOWS, family="chow", arity=3)  # Mixed Shifted Chows: three suits, starting 1 apart
+def mixed_shifted_chows(ts: tuple[int, ...]) -> Hits:
     r = _ranks_of(ts)
-    return _three_suits(ts) and r[0] + 1 == r[1] and r[1] + 1 == r[2]
+    return _combination(ts, _three_suits(ts) and r[0] + 1 == r[1] and r[1] + 1 == r[2])
 
 
-@combo_fan(Fan.MIXED_TRIPLE_CHOW, "chow", 3)  # Mixed Triple Chow: the same chow in three suits
-def mixed_triple_chow(ts: tuple[int, ...]) -> bool:
+@fan(Fan.MIXED_TRIPLE_CHOW, family="chow", arity=3)  # Mixed Triple Chow: the same chow in three suits
+def mixed_triple_chow(ts: tuple[int, ...]) -> Hits:
     r = _ranks_of(ts)
-    return _three_suits(ts) and r[0] == r[2]
+    return _combination(ts, _three_suits(ts) and r[0] == r[2])
 
 
-@combo_fan(Fan.MIXED_STRAIGHT, "chow", 3)  # Mixed Straight: 123 456 789 across three suits
-def mixed_straight(ts: tuple[int, ...]) -> bool:
-    return _three_suits(ts) and _ranks_of(ts) == [1, 4, 7]
+@fan(Fan.MIXED_STRAIGHT, family="chow", arity=3)  # Mixed Straight: 123 456 789 across three suits
+def mixed_straight(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, _three_suits(ts) and _ranks_of(ts) == [1, 4, 7])
 
 
-@combo_fan(Fan.PURE_STRAIGHT, "chow", 3)  # Pure Straight: 123 456 789 of one suit
-def pure_straight(ts: tuple[int, ...]) -> bool:
-    return _same_suit(ts) and _ranks_of(ts) == [1, 4, 7]
+@fan(Fan.PURE_STRAIGHT, family="chow", arity=3)  # Pure Straight: 123 456 789 of one suit
+def pure_straight(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, _same_suit(ts) and _ranks_of(ts) == [1, 4, 7])
 
 
-@combo_fan(Fan.PURE_SHIFTED_CHOWS, "chow", 3)  # Pure Shifted Chows: one suit, starting 1 or 2 apart
-def pure_shifted_chows(ts: tuple[int, ...]) -> bool:
+@fan(Fan.PURE_SHIFTED_CHOWS, family="chow", arity=3)  # Pure Shifted Chows: one suit, starting 1 or 2 apart
+def pure_shifted_chows(ts: tuple[int, ...]) -> Hits:
     r = _ranks_of(ts)
-    return _same_suit(ts) and r[1] - r[0] == r[2] - r[1] and r[1] - r[0] in (1, 2)
+    return _combination(ts, _same_suit(ts) and r[1] - r[0] == r[2] - r[1] and r[1] - r[0] in (1, 2))
 
 
-@combo_fan(Fan.PURE_TRIPLE_CHOW, "chow", 3)  # Pure Triple Chow: three identical chows
-def pure_triple_chow(ts: tuple[int, ...]) -> bool:
-    return ts[0] == ts[1] == ts[2]
+@fan(Fan.PURE_TRIPLE_CHOW, family="chow", arity=3)  # Pure Triple Chow: three identical chows
+def pure_triple_chow(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, ts[0] == ts[1] == ts[2])
 
 
-@combo_fan(Fan.PURE_DOUBLE_CHOW, "chow", 2)  # Pure Double Chow: two identical chows
-def pure_double_chow(ts: tuple[int, ...]) -> bool:
-    return ts[0] == ts[1]
+@fan(Fan.PURE_DOUBLE_CHOW, family="chow", arity=2)  # Pure Double Chow: two identical chows
+def pure_double_chow(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, ts[0] == ts[1])
 
 
-@combo_fan(Fan.MIXED_DOUBLE_CHOW, "chow", 2)  # Mixed Double Chow: the same chow in two suits
-def mixed_double_chow(ts: tuple[int, ...]) -> bool:
-    return suit(ts[0]) != suit(ts[1]) and rank(ts[0]) == rank(ts[1])
+@fan(Fan.MIXED_DOUBLE_CHOW, family="chow", arity=2)  # Mixed Double Chow: the same chow in two suits
+def mixed_double_chow(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, suit(ts[0]) != suit(ts[1]) and rank(ts[0]) == rank(ts[1]))
 
 
-@combo_fan(Fan.SHORT_STRAIGHT, "chow", 2)  # Short Straight: two chows of one suit making a run of six
-def short_straight(ts: tuple[int, ...]) -> bool:
-    return _same_suit(ts) and abs(rank(ts[0]) - rank(ts[1])) == 3
+@fan(Fan.SHORT_STRAIGHT, family="chow", arity=2)  # Short Straight: two chows of one suit making a run of six
+def short_straight(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, _same_suit(ts) and abs(rank(ts[0]) - rank(ts[1])) == 3)
 
 
-@combo_fan(Fan.TWO_TERMINAL_CHOWS, "chow", 2)  # Two Terminal Chows: 123 and 789 of one suit
-def two_terminal_chows(ts: tuple[int, ...]) -> bool:
-    return _same_suit(ts) and sorted((rank(ts[0]), rank(ts[1]))) == [1, 7]
+@fan(Fan.TWO_TERMINAL_CHOWS, family="chow", arity=2)  # Two Terminal Chows: 123 and 789 of one suit
+def two_terminal_chows(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, _same_suit(ts) and sorted((rank(ts[0]), rank(ts[1]))) == [1, 7])
 
 
 # ---------------------------------------------------------------- combinations of pungs
 
-@combo_fan(Fan.FOUR_PURE_SHIFTED_PUNGS, "pung", 4)  # Four Pure Shifted Pungs
-def four_pure_shifted_pungs(ts: tuple[int, ...]) -> bool:
-    return ts[0] < 27 and _same_suit(ts) and list(ts) == list(range(ts[0], ts[0] + 4))
+@fan(Fan.FOUR_PURE_SHIFTED_PUNGS, family="pung", arity=4)  # Four Pure Shifted Pungs
+def four_pure_shifted_pungs(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, ts[0] < 27 and _same_suit(ts) and list(ts) == list(range(ts[0], ts[0] + 4)))
 
 
-@combo_fan(Fan.BIG_FOUR_WINDS, "pung", 4)  # Big Four Winds
-def big_four_winds(ts: tuple[int, ...]) -> bool:
-    return ts == WIND_TILES
+@fan(Fan.BIG_FOUR_WINDS, family="pung", arity=4)  # Big Four Winds
+def big_four_winds(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, ts == WIND_TILES)
 
 
-@combo_fan(Fan.MIXED_SHIFTED_PUNGS, "pung", 3)  # Mixed Shifted Pungs: three suits, ranks one apart
-def mixed_shifted_pungs(ts: tuple[int, ...]) -> bool:
+@fan(Fan.MIXED_SHIFTED_PUNGS, family="pung", arity=3)  # Mixed Shifted Pungs: three suits, ranks one apart
+def mixed_shifted_pungs(ts: tuple[int, ...]) -> Hits:
     r = _ranks_of(ts)
-    return ts[2] < 27 and _three_suits(ts) and r[0] + 1 == r[1] and r[1] + 1 == r[2]
+    return _combination(ts, ts[2] < 27 and _three_suits(ts) and r[0] + 1 == r[1] and r[1] + 1 == r[2])
 
 
-@combo_fan(Fan.TRIPLE_PUNG, "pung", 3)  # Triple Pung: the same rank in three suits
-def triple_pung(ts: tuple[int, ...]) -> bool:
-    return ts[2] < 27 and _three_suits(ts) and rank(ts[0]) == rank(ts[1]) == rank(ts[2])
+@fan(Fan.TRIPLE_PUNG, family="pung", arity=3)  # Triple Pung: the same rank in three suits
+def triple_pung(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, ts[2] < 27 and _three_suits(ts) and rank(ts[0]) == rank(ts[1]) == rank(ts[2]))
 
 
-@combo_fan(Fan.PURE_SHIFTED_PUNGS, "pung", 3)  # Pure Shifted Pungs: one suit, ranks one apart
-def pure_shifted_pungs(ts: tuple[int, ...]) -> bool:
-    return ts[2] < 27 and _same_suit(ts) and ts[0] + 1 == ts[1] and ts[1] + 1 == ts[2]
+@fan(Fan.PURE_SHIFTED_PUNGS, family="pung", arity=3)  # Pure Shifted Pungs: one suit, ranks one apart
+def pure_shifted_pungs(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, ts[2] < 27 and _same_suit(ts) and ts[0] + 1 == ts[1] and ts[1] + 1 == ts[2])
 
 
-@combo_fan(Fan.BIG_THREE_WINDS, "pung", 3)  # Big Three Winds
-def big_three_winds(ts: tuple[int, ...]) -> bool:
-    return all(27 <= t <= 30 for t in ts)
+@fan(Fan.BIG_THREE_WINDS, family="pung", arity=3)  # Big Three Winds
+def big_three_winds(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, all(27 <= t <= 30 for t in ts))
 
 
-@combo_fan(Fan.BIG_THREE_DRAGONS, "pung", 3)  # Big Three Dragons
-def big_three_dragons(ts: tuple[int, ...]) -> bool:
-    return ts == DRAGON_TILES
+@fan(Fan.BIG_THREE_DRAGONS, family="pung", arity=3)  # Big Three Dragons
+def big_three_dragons(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, ts == DRAGON_TILES)
 
 
-@combo_fan(Fan.DOUBLE_PUNG, "pung", 2)  # Double Pung: the same rank in two suits
-def double_pung(ts: tuple[int, ...]) -> bool:
-    return ts[1] < 27 and rank(ts[0]) == rank(ts[1])
+@fan(Fan.DOUBLE_PUNG, family="pung", arity=2)  # Double Pung: the same rank in two suits
+def double_pung(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, ts[1] < 27 and rank(ts[0]) == rank(ts[1]))
 
 
-@combo_fan(Fan.TWO_DRAGONS_PUNGS, "pung", 2)  # Two Dragons Pungs
-def two_dragons_pungs(ts: tuple[int, ...]) -> bool:
-    return ts[0] >= 31 and ts[1] >= 31
+@fan(Fan.TWO_DRAGONS_PUNGS, family="pung", arity=2)  # Two Dragons Pungs
+def two_dragons_pungs(ts: tuple[int, ...]) -> Hits:
+    return _combination(ts, ts[0] >= 31 and ts[1] >= 31)
 
 
-# Built here, once every situational and set fan above is registered.
+# ---------------------------------------------------------------- the dispatch tables, from the registry
+
+def _dispatch() -> None:
+    """Fill TILES, SITUATION, SETS and COMBOS from PREDICATES (every fan above registered): the kind of each
+    predicate follows from its row's scope and its hints, which are checked here."""
+    for p in PREDICATES:
+        hints = dict(p.hints)
+        if p.scope is Scope.HAND:
+            TILES[p.id] = p.find
+        elif p.scope is Scope.SITUATION:
+            SITUATION[p.id] = p.find
+        elif p.scope is Scope.SETS and "family" in hints:
+            family, arity = hints.pop("family"), hints.pop("arity", 0)
+            if arity not in COMBOS.get(family, {}):
+                raise ValueError(f"{p.row.name}: no combination of {arity} {family}s")
+            COMBOS[family][arity].append((p.id, p.find))
+        elif p.scope is Scope.SETS:
+            SETS[p.id] = (hints.pop("needs", 0), p.find)
+        else:
+            raise ValueError(f"{p.row.name}: a {p.scope.value} row is scored in scoring.py (in_scoring)")
+        if hints:
+            raise ValueError(f"{p.row.name}: hints {sorted(hints)} mean nothing for a {p.scope.value} row here")
+
+
+_dispatch()
 situation_fans: Final = TabledMemo(_situation_fans, _situation_table())
 _SET_ENTRIES: Final[list[tuple[int, SetRule]]] = [(fid, rule) for fid, (_, rule) in SETS.items()]
 _SET_NEEDS: Final[list[int]] = [needs for needs, _ in SETS.values()]

@@ -2,7 +2,7 @@
 
 How the five principles of the MCR rules are applied (as mechanism, not per-fan cases):
 - non-repeat (不重复) and highest-first (就高不就低): the mechanism every rule set shares
-  (engine.rules.principles) over the catalogue's data: a counted fan removes every fan in its
+  (engine.rules.principles) over fans.py's data: a counted fan removes every fan in its
   `excludes`; fans are visited from the highest value down, and a fan that was itself excluded
   removes nothing (so Nine Gates removing Fully Concealed Hand leaves Self-Drawn counted).
   `excludes_on_sets` applies the same per set: a prevalent-wind pung is no longer a pung of terminals.
@@ -43,8 +43,8 @@ from engine.results import Evaluation, FanHit, Scoring
 from engine.rules.mcr import predicates as P
 from engine.rules.mcr import rulebook
 from engine.rules.mcr import tables as mcr_tables
-from engine.rules.mcr.catalogue import BY_ID, TABLE, MCRFan
 from engine.rules.mcr.facts import STANDARD, HandFacts, SetFacts
+from engine.rules.mcr.fans import BY_ID, TABLE, Fan
 from engine.rules.mcr.options import McrConvention, McrOptions
 from engine.rules.model import Scope
 from engine.rules.principles import Principles
@@ -52,7 +52,7 @@ from engine.shapes import Decomposition, ShapeKind, decompositions
 
 # The exclusions of the table, applied by the mechanism every rule set shares.
 PRINCIPLES: Final = Principles(TABLE.rows)
-# The catalogue read by fan id where every decomposition is scored: lists indexed by id (a list read
+# The fan table read by fan id where every decomposition is scored: lists indexed by id (a list read
 # costs less than a dict look-up once compiled); None / 0 at ids the table does not use.
 _ID_RANGE: Final = range(max(BY_ID) + 1)
 _DEF_OF: Final = [BY_ID.get(fid) for fid in _ID_RANGE]
@@ -66,13 +66,13 @@ TILE_KEY: Final = tuple(_SUIT_ORDER[t // 9 if t < 27 else 3] * 16 + (t % 9 if t 
 KEY_TILE: Final = tuple(TILE_KEY.index(k) if k in TILE_KEY else -1 for k in range(max(TILE_KEY) + 1))
 _INDEX_BITS: Final = 4  # a decomposition has at most 14 sets
 _INDEX_MASK: Final = (1 << _INDEX_BITS) - 1
-_WAIT_RANK: Final = {int(MCRFan.EDGE_WAIT): 0, int(MCRFan.CLOSED_WAIT): 1, int(MCRFan.SINGLE_WAIT): 2}
-CHICKEN: Final = int(MCRFan.CHICKEN_HAND)
-_FLOWER_TILES: Final = int(MCRFan.FLOWER_TILES)
-_PURE_TERMINAL_CHOWS: Final = int(MCRFan.PURE_TERMINAL_CHOWS)
-_THREE_SUITED_TERMINAL_CHOWS: Final = int(MCRFan.THREE_SUITED_TERMINAL_CHOWS)
-_PURE_TRIPLE_CHOW: Final = int(MCRFan.PURE_TRIPLE_CHOW)
-_TRIPLE_PUNG: Final = int(MCRFan.TRIPLE_PUNG)
+_WAIT_RANK: Final = {int(Fan.EDGE_WAIT): 0, int(Fan.CLOSED_WAIT): 1, int(Fan.SINGLE_WAIT): 2}
+CHICKEN: Final = int(Fan.CHICKEN_HAND)
+_FLOWER_TILES: Final = int(Fan.FLOWER_TILES)
+_PURE_TERMINAL_CHOWS: Final = int(Fan.PURE_TERMINAL_CHOWS)
+_THREE_SUITED_TERMINAL_CHOWS: Final = int(Fan.THREE_SUITED_TERMINAL_CHOWS)
+_PURE_TRIPLE_CHOW: Final = int(Fan.PURE_TRIPLE_CHOW)
+_TRIPLE_PUNG: Final = int(Fan.TRIPLE_PUNG)
 
 Hits = list[tuple[int, ...]]
 
@@ -422,9 +422,9 @@ def check_context(ctx: WinContext) -> None:
                                         "discarded_by")
 
 
-def evaluate(hand: Hand, ctx: WinContext, options: McrOptions | None = None) -> Evaluation:
-    """Every decomposition of a validated winning hand scored, the best first, under the convention of
-    `options` (None: the defaults, the Chinese convention)."""
+def score(hand: Hand, ctx: WinContext, options: McrOptions | None = None) -> Evaluation:
+    """The entry point (RULE_SET.score): every decomposition of a validated winning hand scored, the best
+    first, under the convention of `options` (None: the defaults, the Chinese convention)."""
     if ctx.flower_tiles or ctx.discarded_by:
         check_context(ctx)
     by_rulebook = options is not None and options.convention == McrConvention.RULEBOOK
@@ -433,10 +433,6 @@ def evaluate(hand: Hand, ctx: WinContext, options: McrOptions | None = None) -> 
         return Evaluation(False)
     h = HandFacts(hand, ctx)
     hand_hits = P.tile_fans.get(h.tile_key) + P.situation_fans.get(h.situation_key)
-    for fid, rule in P.HAND.items():
-        n = int(rule(h))
-        if n > 0:
-            hand_hits += ((fid, n),)
     if len(decs) == 1:
         return Evaluation(True, score_decomposition(h, hand_hits, decs[0], by_rulebook), ())
     scored = rank([score_decomposition(h, hand_hits, d, by_rulebook) for d in decs])

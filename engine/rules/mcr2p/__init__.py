@@ -3,9 +3,11 @@
 Tiles: characters 1-9 (indices 0-8) and the seven honours (27-33); any dot or bamboo tile, in the
 concealed tiles, a meld or the winning tile, is a BAD_TILE naming the tile and the field.
 
-The fan table is the seed's (61 fans, points as given); the catalogue lives in `fans.py` as data,
-with this rule set's own ids 1-61 in the table's order (88 points first, 二五八将 = 61). The
-exclusions (不计) are the table's, applied by one mechanism in `scoring.py` (the MCR principles):
+The package contract (engine/rules/model.py): the fan table is the seed's (61 fans, points as given), in
+`fans.py` as data, with this rule set's own ids 1-61 in the table's order (88 points first, 二五八将 = 61);
+`predicates.py` holds one predicate per fan (`@fan(Fan.X)`), `facts.py` what they read, `scoring.py` the
+entry point `score`, `options.py` the one option (ruling 11), `context.py` the context checks (rulings 10
+and 11). The exclusions (不计) are the table's, applied by one mechanism in `scoring.py` (the MCR principles):
 
 * non-repeat: a counted fan removes the fans its row excludes. For fans counted per set
   (幺九刻, 箭刻, 门风刻, 四归一, 一般高, 连六, 老少副) only the occurrences inside the excluding
@@ -84,33 +86,13 @@ Rulings (where the table is silent or its code disagrees with it):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from engine.errors import BadContextError
-from engine.hand import Hand, WinContext, Wind
+from engine.rules.mcr2p.context import check_context
 from engine.rules.mcr2p.facts import TILE_KINDS
 from engine.rules.mcr2p.fans import TABLE
-from engine.rules.mcr2p.scoring import ALLOW_QUAD_PAIRS, DEALER_SEAT, MIN_POINTS, check_context, evaluate
-from engine.rules.model import Options, RuleSet, option
+from engine.rules.mcr2p.options import TwoPlayerOptions
+from engine.rules.mcr2p.scoring import ALLOW_QUAD_PAIRS, MIN_POINTS, score
+from engine.rules.model import RuleSet
 from engine.shapes import ShapeKind
-
-
-@dataclass(frozen=True)
-class TwoPlayerOptions(Options):
-    rule_set = "mcr2p"
-
-    non_dealer_seat: str = option("any", "the non-dealer's seat wind (ruling 11): any non-East seat, or the one "
-                                  "seat the table uses", choices=("any", "south", "west", "north"))
-
-
-def _check(hand: Hand, ctx: WinContext, options: TwoPlayerOptions) -> None:
-    seat = options.non_dealer_seat
-    if seat != "any" and ctx.seat_wind not in (DEALER_SEAT, Wind[seat.upper()]):
-        raise BadContextError(f"seat_wind: a two-player table seats the dealer at East and the other player at "
-                              f"{seat.title()} (option non_dealer_seat), not {ctx.seat_wind.name.title()}",
-                              "seat_wind")
-    check_context(hand, ctx, options)
-
 
 RULE_SET = RuleSet(
     name="mcr2p",
@@ -122,8 +104,8 @@ RULE_SET = RuleSet(
     context_fields=("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
                     "seat_wind", "heavenly", "earthly", "ready_declared", "heavenly_ready"),
     minimum=MIN_POINTS,
-    score=evaluate,
-    check_context=_check,
+    score=score,
+    check_context=check_context,
     allow_quad_pairs=ALLOW_QUAD_PAIRS,
     tiles_note="which uses characters and honours only",
 )

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from engine.errors import BadOptionError
-from engine.rules.model import Options, option
+from engine.rules.model import Options, Wire, option
 
 
 class Renhou(IntEnum):
@@ -49,6 +49,11 @@ class RiichiOptions(Options):
                               "split between the two payers (Mahjong Soul's 北家折半)")
     counted_double_yakuman: bool = option(False, "26 counted han or more is a double yakuman (kazoe); off: a "
                                           "single one (majiang-core's default rule)")
+
+    @classmethod
+    def from_wire(cls, name: str, value: Any, field: str, wire: Wire) -> Any:
+        """The wire's repeated counts of red fives are a tuple here; every other option reads as it is."""
+        return tuple(value) if name == "red_fives_per_suit" else value
 
     def __post_init__(self) -> None:
         where = "options.riichi.red_fives_per_suit"

@@ -1,10 +1,11 @@
-"""The 81 MCR fans (plus the oracle's combined-kong fan) as a fan table (engine.rules.model).
+"""The 81 MCR fans (plus the oracle's combined-kong fan) as a fan table (engine.rules.model): data only.
 
-Each row: official id (`MCRFan`), English name exactly as pymahjonggb prints it in verbose mode,
+Each row: official id (`Fan`), English name exactly as pymahjonggb prints it in verbose mode,
 Chinese name, points per occurrence, `excludes` (fans not counted when this one is: the rules' 不计
 lists) and `excludes_on_sets` (fans not counted *on the sets this fan was scored on*, the non-repeat
 principle applied per set, e.g. a prevalent-wind pung is not also a pung of terminals or honours),
-and where the fan is scored. engine.rules.principles applies the exclusions.
+and where the fan is scored (`scope`: which kind of predicate finds it, predicates.py). The predicates are
+in predicates.py, one per row; engine.rules.principles applies the exclusions.
 
 Id 82 "Concealed Kong and Melded Kong" (明暗杠, 5 points) is not one of the 81: pymahjonggb scores one
 concealed plus one melded kong as this single fan instead of Concealed Kong (2) + Melded Kong (1).
@@ -19,7 +20,7 @@ from engine.results import FanDef
 from engine.rules.model import FanRow, FanTable, Scope
 
 
-class MCRFan(IntEnum):
+class Fan(IntEnum):
     """The official fan ids (1-81) and pymahjonggb's combined-kong fan (82)."""
 
     BIG_FOUR_WINDS = 1
@@ -106,7 +107,7 @@ class MCRFan(IntEnum):
     CONCEALED_KONG_AND_MELDED_KONG = 82
 
 
-F = MCRFan
+F = Fan
 _HAND, _SETS, _SITUATION, _BONUS = Scope.HAND, Scope.SETS, Scope.SITUATION, Scope.BONUS
 
 TABLE = FanTable(
@@ -456,7 +457,7 @@ TABLE = FanTable(
             scope=_SETS,
         ),
     ),
-    MCRFan,
+    Fan,
 )
 
 FANS: tuple[FanDef, ...] = TABLE.defs
