@@ -110,11 +110,11 @@ class FloorServer:
     def __init__(self, answers: dict[bytes, bytes]) -> None:
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
-        self._file = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
-        json.dump({k.hex(): v.hex() for k, v in answers.items()}, self._file)
-        self._file.close()
+        fd, self._file = tempfile.mkstemp(suffix=".json")
+        with os.fdopen(fd, "w") as f:
+            json.dump({k.hex(): v.hex() for k, v in answers.items()}, f)
         self.proc = subprocess.Popen([sys.executable, "-m", "bench.service_cost", "--serve-floor", str(self.port),
-                                      self._file.name], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+                                      self._file], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
         assert self.proc.stdout is not None and self.proc.stdout.readline().strip() == "serving"
 
     @property
@@ -124,7 +124,7 @@ class FloorServer:
     def close(self) -> None:
         self.proc.terminate()
         self.proc.wait(timeout=10)
-        os.unlink(self._file.name)
+        os.unlink(self._file)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,20 +214,21 @@ def _time(fn: Callable[[], object], budget: float = 0.2) -> float:
 
 
 def engine_alone(reqs: dict[str, tuple[str, Any]]) -> dict[str, float]:
+    """µs of `engine.api.evaluate` / `analyze` (the engine with its own checks) on each case's request."""
+    return {case: round(_time(_engine_call(method, req)), 1) for case, (method, req) in reqs.items()}
+
+
+def _engine_call(method: str, req: Any) -> Callable[[], object]:
     from engine import api
     from mjsvc import convert
 
-    out = {}
-    for case, (method, req) in reqs.items():
-        if method == "Evaluate":
-            hand = convert.hand_from_proto(req.hand, winning=True)
-            ctx = convert.context_from_proto(req.context)
-            out[case] = _time(lambda hand=hand, ctx=ctx, rs=req.rule_set: api.evaluate(hand, ctx, rs))
-        else:
-            hand = convert.hand_from_proto(req.hand, winning=False)
-            visible = convert.tiles_from_proto(req.visible, "visible")
-            out[case] = _time(lambda hand=hand, visible=visible: api.analyze(hand, visible, ""))
-    return {k: round(v, 1) for k, v in out.items()}
+    if method == "Evaluate":
+        hand = convert.hand_from_proto(req.hand, winning=True)
+        ctx = convert.context_from_proto(req.context)
+        return lambda: api.evaluate(hand, ctx, req.rule_set)
+    hand = convert.hand_from_proto(req.hand, winning=False)
+    visible = convert.tiles_from_proto(req.visible, "visible")
+    return lambda: api.analyze(hand, visible, req.rule_set)
 
 
 class _Context:
@@ -246,9 +247,9 @@ class _Context:
         return ()
 
 
-def _interceptor_cost(messages: int = 20000) -> dict[str, float]:
-    """µs per Play message and per unary call that the interceptor chain adds to a handler answering at
-    once (the chain built as the worker builds it, driven without a network)."""
+def _interceptor_cost(make: Callable[[], Any], messages: int = 20000) -> dict[str, float]:
+    """µs per Play message and per unary call that the interceptors `make()` returns add to a handler
+    answering at once (chained as grpc.aio chains them, driven without a network)."""
     from mjsvc import interceptors as icp
 
     answer = b"x"
@@ -271,6 +272,9 @@ def _interceptor_cost(messages: int = 20000) -> dict[str, float]:
             self.method = method
             self.invocation_metadata = ()
 
+    def link(interceptor: Any, inner: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        return lambda d: interceptor.intercept_service(inner, d)
+
     async def chain(method: str) -> Any:
         details = _Details(f"/{SERVICE}/{method}")
 
@@ -278,8 +282,8 @@ def _interceptor_cost(messages: int = 20000) -> dict[str, float]:
             return plain.service(d)
 
         cont: Callable[[Any], Any] = bottom
-        for i in reversed(icp.interceptors()):
-            cont = (lambda i, nxt: lambda d: i.intercept_service(nxt, d))(i, cont)
+        for i in reversed(make()):
+            cont = link(i, cont)
         return await cont(details)
 
     async def feed(n: int) -> AsyncIterator[Any]:
@@ -321,77 +325,93 @@ def _interceptor_cost(messages: int = 20000) -> dict[str, float]:
 
 def stages() -> dict[str, dict[str, float]]:
     """µs of each step of one call, in the order the service runs them."""
+    from mjsvc import metrics
+
+    out = {case: _case_stages(case, method, req) for case, (method, req) in requests().items()}
+    m = metrics.MethodMetrics("bidi_stream", SERVICE, "Play")
+    def counters() -> None:
+        m.received.inc()
+        m.sent.inc()
+
+    common = {"metrics per Play message (received + sent counters)": round(_time(counters), 2)}
+    from mjsvc import interceptors
+
+    for label, make in (("one CallInterceptor (served)", interceptors.interceptors),
+                        ("the four interceptors chained (before)", interceptors.chain)):
+        icp = _interceptor_cost(make)
+        common[f"{label}, per Play message"] = round(icp["play_message"], 2)
+        common[f"{label}, per unary call (metrics included)"] = round(icp["unary_call"], 2)
+    out["per message, any method"] = common
+    return out
+
+
+def _case_stages(case: str, method: str, req: Any) -> dict[str, float]:
     from engine import api, rules
     from engine.hand import validate_context
-    from mjsvc import convert, limits, metrics
+    from mjsvc import convert, limits
     from mjsvc.cache import ResponseCache
     from mjsvc.service import Service
 
-    out: dict[str, dict[str, float]] = {}
-    for case, (method, req) in requests().items():
-        raw = req.SerializeToString()
-        play_raw = play_request(case, method, req).SerializeToString()
-        cls = type(req)
-        rs = rules.get(req.rule_set)
-        opts = rs.options(None)
-        hit_svc, cold_svc = Service(), Service(cache_size=0)
-        key = ResponseCache.key(method, req)
-        s: dict[str, Callable[[], object]] = {
-            "parse (Play message)": lambda: pb.PlayRequest.FromString(play_raw),
-            "parse (unary request)": lambda cls=cls, raw=raw: cls.FromString(raw),
-            "limits": lambda req=req: limits.check(req),
-            "cache key": lambda req=req, method=method: ResponseCache.key(method, req),
-            "cache lookup": lambda key=key: hit_svc.cache.get(key),
-            "rule set and options": lambda req=req: rules.get(req.rule_set).options(None),
-        }
-        if method == "Evaluate":
-            hand = convert.hand_from_proto(req.hand, winning=True)
-            ctx = convert.context_from_proto(req.context)
-            e = api.evaluate(hand, ctx, req.rule_set)
-            msg = convert.evaluation_to_proto(e)
-            s |= {
-                "conversion in: hand": lambda req=req: convert.hand_from_proto(req.hand, winning=True),
-                "conversion in: context": lambda req=req: convert.context_from_proto(req.context),
-                "context checks (validate_context, rule set's checks)": lambda hand=hand, ctx=ctx: (
-                    validate_context(ctx, hand), rs.check_tiles(hand), rs.check_unread(hand, ctx),
-                    rs.check_context(hand, ctx, opts)),
-                "engine (RuleSet.score)": lambda hand=hand, ctx=ctx: rs.score(hand, ctx, opts),
-                "conversion out, as messages (evaluation_to_proto)": lambda e=e: convert.evaluation_to_proto(e),
-                "serialization of those messages (SerializeToString)": msg.SerializeToString,
-                "conversion out, as wire bytes (evaluation_to_wire, what is sent)":
-                    lambda e=e: convert.evaluation_to_wire(e),
-                "whole call, cache miss (Service.evaluate_bytes, cache off)":
-                    lambda req=req: cold_svc.evaluate_bytes(req),
-                "whole call, cache hit (Service.evaluate_bytes)": lambda req=req: hit_svc.evaluate_bytes(req),
-            }
-        else:
-            from engine import analysis
+    raw = req.SerializeToString()
+    play_raw = play_request(case, method, req).SerializeToString()
+    cls = type(req)
+    rs = rules.get(req.rule_set)
+    opts = rs.options(None)
+    hit_svc, cold_svc = Service(), Service(cache_size=0)
+    key = ResponseCache.key(method, req)
+    s: dict[str, Callable[[], object]] = {
+        "parse (Play message)": lambda: pb.PlayRequest.FromString(play_raw),
+        "parse (unary request)": lambda: cls.FromString(raw),
+        "limits": lambda: limits.check(req),
+        "cache key": lambda: ResponseCache.key(method, req),
+        "cache lookup": lambda: hit_svc.cache.get(key),
+        "rule set and options": lambda: rules.get(req.rule_set).options(None),
+    }
+    if method == "Evaluate":
+        hand = convert.hand_from_proto(req.hand, winning=True)
+        ctx = convert.context_from_proto(req.context)
+        e = api.evaluate(hand, ctx, req.rule_set)
+        msg = convert.evaluation_to_proto(e)
 
-            hand = convert.hand_from_proto(req.hand, winning=False)
-            visible = convert.tiles_from_proto(req.visible, "visible")
-            a = api.analyze(hand, visible)
-            s |= {
-                "conversion in: hand and visible": lambda req=req: (convert.hand_from_proto(req.hand, winning=False),
-                                                                    convert.tiles_from_proto(req.visible, "visible")),
-                "engine (analysis.analyze)": lambda hand=hand, visible=visible: analysis.analyze(hand, visible),
-                "conversion out, as wire bytes (analysis_to_wire, what is sent)":
-                    lambda a=a: convert.analysis_to_wire(a),
-                "whole call, cache miss (Service.analyze_bytes, cache off)":
-                    lambda req=req: cold_svc.analyze_bytes(req),
-                "whole call, cache hit (Service.analyze_bytes)": lambda req=req: hit_svc.analyze_bytes(req),
-            }
-        s["whole Play message, cache hit (parse + Service.play_bytes)"] = (
-            lambda: hit_svc.play_bytes(pb.PlayRequest.FromString(play_raw)))
-        hit_svc.play_bytes(pb.PlayRequest.FromString(play_raw))
-        out[case] = {k: round(_time(fn), 2) for k, fn in s.items()}
-    m = metrics.MethodMetrics("bidi_stream", SERVICE, "Play")
-    shared = {"metrics per Play message (received + sent counters)": lambda: (m.received.inc(), m.sent.inc())}
-    common = {k: round(_time(fn), 2) for k, fn in shared.items()}
-    icp = _interceptor_cost()
-    common["interceptor chain per Play message"] = round(icp["play_message"], 2)
-    common["interceptor chain per unary call (metrics included)"] = round(icp["unary_call"], 2)
-    out["per message, any method"] = common
-    return out
+        def checks() -> None:
+            validate_context(ctx, hand)
+            rs.check_tiles(hand)
+            rs.check_unread(hand, ctx)
+            rs.check_context(hand, ctx, opts)
+
+        s |= {
+            "conversion in: hand": lambda: convert.hand_from_proto(req.hand, winning=True),
+            "conversion in: context": lambda: convert.context_from_proto(req.context),
+            "context checks (validate_context, rule set's checks)": checks,
+            "engine (RuleSet.score)": lambda: rs.score(hand, ctx, opts),
+            "conversion out, as messages (evaluation_to_proto)": lambda: convert.evaluation_to_proto(e),
+            "serialization of those messages (SerializeToString)": msg.SerializeToString,
+            "conversion out, as wire bytes (evaluation_to_wire, what is sent)":
+                lambda: convert.evaluation_to_wire(e),
+            "whole call, cache miss (Service.evaluate_bytes, cache off)":
+                lambda: cold_svc.evaluate_bytes(req),
+            "whole call, cache hit (Service.evaluate_bytes)": lambda: hit_svc.evaluate_bytes(req),
+        }
+    else:
+        from engine import analysis
+
+        hand = convert.hand_from_proto(req.hand, winning=False)
+        visible = convert.tiles_from_proto(req.visible, "visible")
+        a = api.analyze(hand, visible)
+        s |= {
+            "conversion in: hand and visible": lambda: (convert.hand_from_proto(req.hand, winning=False),
+                                                                convert.tiles_from_proto(req.visible, "visible")),
+            "engine (analysis.analyze)": lambda: analysis.analyze(hand, visible),
+            "conversion out, as wire bytes (analysis_to_wire, what is sent)":
+                lambda: convert.analysis_to_wire(a),
+            "whole call, cache miss (Service.analyze_bytes, cache off)":
+                lambda: cold_svc.analyze_bytes(req),
+            "whole call, cache hit (Service.analyze_bytes)": lambda: hit_svc.analyze_bytes(req),
+        }
+    s["whole Play message, cache hit (parse + Service.play_bytes)"] = (
+        lambda: hit_svc.play_bytes(pb.PlayRequest.FromString(play_raw)))
+    hit_svc.play_bytes(pb.PlayRequest.FromString(play_raw))
+    return {k: round(_time(fn), 2) for k, fn in s.items()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -496,7 +516,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--serve-floor", nargs=2, metavar=("PORT", "ANSWERS"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.serve_floor:
-        answers = {bytes.fromhex(k): bytes.fromhex(v) for k, v in json.loads(Path(args.serve_floor[1]).read_text()).items()}
+        stored = json.loads(Path(args.serve_floor[1]).read_text())
+        answers = {bytes.fromhex(k): bytes.fromhex(v) for k, v in stored.items()}
         _run(_floor_serve(int(args.serve_floor[0]), answers))
         return 0
     if args.stages_only:

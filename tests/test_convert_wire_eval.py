@@ -59,7 +59,8 @@ def test_wildcard_evaluations_are_written_as_protobuf_writes_them() -> None:
         for e in _evaluations("guangdong", ((c.hand, WinContext(self_drawn=c.ctx.self_drawn))
                                             for c in hk_cases.cases(300, ghosts[0])), {"ghosts": ghosts}):
             _same(e)
-            wild += any(s.wild_as for sc in e.alternatives + ((e.best,) if e.best else ()) for s in sc.decomposition.sets)
+            scorings = e.alternatives + ((e.best,) if e.best else ())
+            wild += any(s.wild_as for sc in scorings for s in sc.decomposition.sets)
     assert wild >= 10  # wildcards did stand in for tiles
 
 
@@ -79,15 +80,18 @@ def _random_scoring(rng: random.Random) -> Scoring:
     fans = tuple(FanHit(rng.choice(_FANS), rng.choice([0, 1, 2, 200]),
                         tuple(rng.randrange(6) for _ in range(rng.randrange(3))),
                         tuple(rng.randrange(34) for _ in range(rng.randrange(5)))) for _ in range(rng.randrange(5)))
-    decomposition = Decomposition(rng.choice(list(ShapeKind)), tuple(_random_tile_set(rng) for _ in range(rng.randrange(6))),
+    sets = tuple(_random_tile_set(rng) for _ in range(rng.randrange(6)))
+    decomposition = Decomposition(rng.choice(list(ShapeKind)), sets,
                                   tuple(rng.randrange(34) for _ in range(rng.choice([0, 0, 9, 14]))))
     priced = rng.random() < 0.6
     return Scoring(fans, rng.choice([0, 1, 8, 300, 100000]), rng.random() < 0.5, decomposition,
                    han=rng.choice([0, 0, 1, 13]) if priced else 0, fu=rng.choice([0, 20, 110]) if priced else 0,
                    yakuman=rng.choice([0, 1, 6]),  # written only with the priced fields, as evaluation_to_proto does
                    points=rng.choice([0, 8000, 2 ** 20]) if priced else 0,
-                   payments=tuple((rng.randrange(4), rng.choice([-48000, -1, 0, 1, 32000])) for _ in range(rng.randrange(5))),
-                   fu_parts=tuple((rng.choice(["", "base", "ツモ"]), rng.choice([0, 2, 40])) for _ in range(rng.randrange(3))),
+                   payments=tuple((rng.randrange(4), rng.choice([-48000, -1, 0, 1, 32000]))
+                                  for _ in range(rng.randrange(5))),
+                   fu_parts=tuple((rng.choice(["", "base", "ツモ"]), rng.choice([0, 2, 40]))
+                                  for _ in range(rng.randrange(3))),
                    reason=rng.choice(["", "", "no yaku", "役なし"]) if priced else "")
 
 
@@ -155,9 +159,9 @@ def _random_context(rng: random.Random) -> pb.WinContext:
     return msg
 
 
-def _outcome(fn: Callable[[], WinContext]) -> object:
+def _outcome(read: Callable[[pb.WinContext, str], WinContext], msg: pb.WinContext) -> object:
     try:
-        return _fields(fn())
+        return _fields(read(msg, "evaluate.context"))
     except EngineError as err:
         return (type(err), err.code, err.field, str(err))
 
@@ -167,7 +171,7 @@ def test_context_from_set_fields_equals_field_by_field() -> None:
     errors = 0
     for _ in range(5000):
         msg = _random_context(rng)
-        fast = _outcome(lambda: convert.context_from_proto(msg, "evaluate.context"))
-        assert fast == _outcome(lambda: convert._context_fields(msg, "evaluate.context")), msg
+        fast = _outcome(convert.context_from_proto, msg)
+        assert fast == _outcome(convert._context_fields, msg), msg
         errors += isinstance(fast, tuple)
     assert errors >= 100  # bad values were tried, and answered with the same errors
