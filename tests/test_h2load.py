@@ -14,14 +14,16 @@ from collections.abc import Iterator
 import pytest
 
 from bench.h2load import grpc_frame, h2load_command, ok_calls, parse
+from engine.tiles import parse_tiles
+from mjsvc.convert import hand_to_proto
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.launcher import ServerProcess
 
 pytestmark = pytest.mark.skipif(shutil.which("h2load") is None,
                                 reason="h2load not installed (Debian package nghttp2-client)")
 
-EVALUATE = pb.EvaluateRequest(rule_set="mcr", hand=pb.Hand(
-    concealed=[1, 2, 3, 13, 14, 15, 25, 26, 27, 28, 28, 33, 33], winning_tile=33))
+_TILES = parse_tiles("123m456p789s11777z")
+EVALUATE = pb.EvaluateRequest(rule_set="mcr", hand=hand_to_proto(_TILES[:13], (), _TILES[13]))
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +53,7 @@ def test_h2load_evaluate_calls_all_answered_ok(server: ServerProcess) -> None:
 
 
 def test_a_refused_call_is_an_http_success_but_not_grpc_ok(server: ServerProcess) -> None:
-    bad = pb.EvaluateRequest(rule_set="mcr", hand=pb.Hand(concealed=[1, 2, 3], winning_tile=33))
+    bad = pb.EvaluateRequest(rule_set="mcr", hand=hand_to_proto(_TILES[:3], (), _TILES[13]))  # 4 tiles
     summary, grpc_ok = _drive(server, bad, 50)
     assert summary["succeeded"] == 50 and grpc_ok == 0
     assert server.metric("grpc_server_handled_total", grpc_method="Evaluate", grpc_code="InvalidArgument") >= 50
