@@ -433,8 +433,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         cases += [(case, "play", method, play_raw), (case, "unary", method, raw)]
     print("engine alone ...", file=sys.stderr, flush=True)
     alone = engine_alone(reqs)
-    print("stages ...", file=sys.stderr, flush=True)
-    stage_table = stages()
+    stage_table: dict[str, dict[str, float]] = {}
+    if not args.no_stages:
+        print("stages ...", file=sys.stderr, flush=True)
+        stage_table = stages()
     common = ("--stream-rate", "0", "--log-level", "WARNING")
     servers: dict[str, Any] = {}
     rounds: dict[str, dict[str, list[dict[str, float]]]] = {f"{c} {s}": {} for c, s, _, _ in cases}
@@ -512,6 +514,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--only", nargs="*", choices=list(requests()), help="these cases only")
     p.add_argument("--stages-only", action="store_true", help="the in-process stage table only (no servers)")
+    p.add_argument("--no-stages", action="store_true", help="the servers only (no stage table)")
     p.add_argument("--out", type=Path, default=RESULTS / "service_cost.json")
     p.add_argument("--serve-floor", nargs=2, metavar=("PORT", "ANSWERS"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
