@@ -409,7 +409,11 @@ def _fan_wire(h: FanHit) -> bytes:
         cached = _FAN_HEADS[id(f)] = (f, _fan_head(f.id, f.name, f.name_zh, f.points), {})
     hits = cached[2]
     key = (h.count, h.set_indices, h.tiles)
-    framed = hits.get(key)
+    try:
+        framed = hits.get(key)
+    except TypeError:  # not tuples (not what the engine builds): written without the table
+        return message_field(
+            1, cached[1] + int_field(5, h.count) + _packed(6, h.set_indices) + _packed_tiles(7, h.tiles))
     if framed is None:  # this fan scored this way: written once (a few thousand ways at most per fan)
         if len(hits) >= 4096:
             hits.clear()

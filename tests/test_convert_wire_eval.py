@@ -175,3 +175,10 @@ def test_context_from_set_fields_equals_field_by_field() -> None:
         assert fast == _outcome(convert._context_fields, msg), msg
         errors += isinstance(fast, tuple)
     assert errors >= 100  # bad values were tried, and answered with the same errors
+
+
+def test_fan_hits_given_as_lists_are_written_too() -> None:
+    """A FanHit whose indices and tiles are lists (not what the engine builds, but allowed by a caller)."""
+    d = Decomposition(ShapeKind.STANDARD, (TileSet(SetKind.PAIR, 3),))
+    hit = FanHit(_FANS[0], 2, [0, 1], [3, 4])  # type: ignore[arg-type]
+    _same(Evaluation(True, Scoring((hit,), 88, True, d)))
