@@ -15,7 +15,7 @@ PURE_TESTS := tests/test_build.py tests/test_tiles_hand.py tests/test_shapes.py 
 	tests/test_mcr_memo.py tests/test_mcr_oracle.py tests/test_mcr2p.py tests/test_analysis.py tests/test_sichuan.py tests/test_model.py \
 	tests/test_riichi.py tests/test_riichi_majiang.py tests/test_hk_rules.py tests/test_guangdong.py
 
-.PHONY: run test test-readme test-slow lint bench loadtest soak proto clean setup web qt
+.PHONY: run test test-readme test-slow lint bench bench-cost bench-h2load loadtest soak proto clean setup web qt
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -76,6 +76,15 @@ lint: setup
 
 bench: setup
 	$(BIN)/python -m bench
+
+# What a call costs the server around the engine against a bare grpc.aio server answering the same bytes
+# (docs/performance.md): bench/results/service_cost.json, a few minutes.
+bench-cost: setup
+	$(BIN)/python -m bench.service_cost
+
+# Unary Evaluate driven by h2load (apt-get install nghttp2-client) with gRPC framing: bench/results/h2load.json
+bench-h2load: setup
+	$(BIN)/python -m bench.h2load
 
 # The warm load test, then the operator's view: fresh servers loaded at once, one with a worker killed.
 loadtest: setup

@@ -23,13 +23,17 @@ OptionsArg = Options | Mapping[str, Any] | None
 ALL_SHAPES = frozenset(ShapeKind)
 
 
-def evaluate(hand: Hand, context: WinContext, rule_set: str = "", options: OptionsArg = None) -> Evaluation:
-    """Is this 14-tile hand a win, and what is every decomposition worth? Best first."""
+def evaluate(hand: Hand, context: WinContext, rule_set: str = "", options: OptionsArg = None, *,
+             validated: bool = False) -> Evaluation:
+    """Is this 14-tile hand a win, and what is every decomposition worth? Best first.
+    `validated`: the caller already ran `validate_context(context, hand)` on these very objects (the
+    service does, to report context faults before rule-set checks); it is not run a second time."""
     rs = rules.get(rule_set)
     opts = rs.options(options)
     rs.check_tiles(hand)
     rs.check_unread(hand, context)
-    validate_context(context, hand)
+    if not validated:
+        validate_context(context, hand)
     rs.check_context(hand, context, opts)
     return rs.score(hand, context, opts)
 

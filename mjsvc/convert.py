@@ -34,7 +34,7 @@ from engine.shapes import Decomposition, ShapeKind, TileSet
 from engine.tiles import NUM_FLOWERS, NUM_KINDS
 from mjsvc.errors import qualify
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
-from mjsvc.wire import int_field, message_field
+from mjsvc.wire import encode_varint, int_field, message_field
 
 # Values given to proto enum fields are typed Any: they are ints at run time, and the generated stubs type
 # such fields as their enum class.
@@ -114,7 +114,47 @@ def _wind(value: int, field: str) -> Wind:
 
 def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext:
     """The win context; a wind left unspecified is east. Range and consistency checks are the engine's
-    (`engine.hand.validate_context`), run by the caller once the hand is known."""
+    (`engine.hand.validate_context`), run by the caller once the hand is known.
+
+    Only the fields the client set are read (`ListFields`, one call into protobuf; an unset field is the
+    WinContext default, as the field-by-field reading gives): each through a table of the values it may
+    hold. A value outside its table takes the field-by-field path (`_context_fields`), which names the first
+    bad field in its order, so errors are the same (tests/test_convert_wire_eval.py compares the two)."""
+    kwargs: dict[str, Any] = {}
+    try:
+        for desc, value in msg.ListFields():
+            name = desc.name
+            table = _CONTEXT_VALUES.get(name)
+            if table is None:  # a bool or a count: as it is
+                kwargs[name] = value
+            elif table is _TILE_LIST:
+                if not _PROTO_TILES.issuperset(value):
+                    raise KeyError(name)
+                kwargs[name] = tuple([v - 1 for v in value])
+            elif name in _REPEATED_CONTEXT:
+                kwargs[name] = tuple([table[v] for v in value])
+            else:
+                kwargs[name] = table[value]
+    except KeyError:
+        return _context_fields(msg, field)
+    return WinContext(**kwargs)
+
+
+_TILE_LIST: dict[int, Any] = {}  # marks the repeated Tile fields (engine index = value - 1)
+_REPEATED_CONTEXT = frozenset(("seats_out", "flower_tiles"))
+_CLAIMED = {v: ClaimedFrom(v) for v in (0, 1, 2, 3)}
+_CONTEXT_VALUES: dict[str, dict[int, Any]] = {
+    "seat_wind": _WINDS, "prevalent_wind": _WINDS, "seats_out": _WINDS,
+    "dora_indicators": _TILE_LIST, "ura_dora_indicators": _TILE_LIST, "horse_tiles": _TILE_LIST,
+    "discarded_by": _CLAIMED, "prior_kong_claimed_from": _CLAIMED, "kong_fed_by": _CLAIMED, "liable": _CLAIMED,
+    "void_suit": {0: None, 1: Suit(0), 2: Suit(1), 3: Suit(2)},
+    "prior_kong": {v: PriorKong(v) for v in (0, 1, 2, 3, 4)},
+    "flower_tiles": {v: Flower(v - 1) for v in range(1, NUM_FLOWERS + 1)},
+}
+
+
+def _context_fields(msg: pb.WinContext, field: str) -> WinContext:
+    """The context read field by field: every check in WinContext's order (the first bad field is named)."""
     return WinContext(
         self_drawn=msg.self_drawn,
         last_of_kind=msg.last_of_kind,
@@ -362,6 +402,110 @@ def evaluation_to_proto(e: Evaluation) -> pb.EvaluateResponse:
     if e.best is not None:
         out.best.CopyFrom(scoring_to_proto(e.best))
     return out
+
+
+def evaluation_to_wire(e: Evaluation) -> bytes:
+    """`evaluation_to_proto(e).SerializeToString()`, written directly as wire bytes (as analysis_to_wire):
+    building the nested messages cost more than the evaluation itself. Field order and encoding are
+    protobuf's own (tests/test_convert_wire.py compares the two on thousands of evaluations)."""
+    out = b"\x08\x01" if e.is_win else b""
+    if e.best is not None:
+        out += message_field(2, _scoring_wire(e.best))
+    for s in e.alternatives:
+        out += message_field(3, _scoring_wire(s))
+    return out
+
+
+def _scoring_wire(s: Scoring) -> bytes:
+    parts = [_fan_wire(h) for h in s.fans]
+    parts.append(int_field(2, s.total))
+    parts.append(int_field(3, s.meets_minimum))
+    parts.append(message_field(4, _decomposition_wire(s.decomposition)))
+    if s.han or s.fu or s.points or s.payments or s.reason:  # as scoring_to_proto
+        parts += [int_field(5, s.han), int_field(6, s.fu), int_field(7, s.yakuman), int_field(8, s.points)]
+        parts += [message_field(9, int_field(1, seat + 1) + int_field(2, amount)) for seat, amount in s.payments]
+        parts += [message_field(10, _string_field(1, why) + int_field(2, fu)) for why, fu in s.fu_parts]
+        parts.append(_string_field(11, s.reason))
+    return b"".join(parts)
+
+
+def _fan_wire(h: FanHit) -> bytes:
+    f = h.fan
+    cached = _FAN_HEADS.get(id(f))
+    if cached is None or cached[0] is not f:  # the fan's constant fields, written once per FanDef
+        cached = _FAN_HEADS[id(f)] = (f, _fan_head(f.id, f.name, f.name_zh, f.points), {})
+    hits = cached[2]
+    key = (h.count, h.set_indices, h.tiles)
+    try:
+        framed = hits.get(key)
+    except TypeError:  # not tuples (not what the engine builds): written without the table
+        return message_field(
+            1, cached[1] + int_field(5, h.count) + _packed(6, h.set_indices) + _packed_tiles(7, h.tiles))
+    if framed is None:  # this fan scored this way: written once (a few thousand ways at most per fan)
+        if len(hits) >= 4096:
+            hits.clear()
+        framed = hits[key] = message_field(
+            1, cached[1] + int_field(5, h.count) + _packed(6, h.set_indices) + _packed_tiles(7, h.tiles))
+    return framed
+
+
+def _fan_head(fan_id: int, name: str, name_zh: str, points: int) -> bytes:
+    return int_field(1, fan_id) + _string_field(2, name) + _string_field(3, name_zh) + int_field(4, points)
+
+
+_FAN_HEADS: dict[int, tuple[FanDef, bytes, dict[tuple[int, tuple[int, ...], tuple[int, ...]], bytes]]] = {}
+
+
+def _decomposition_wire(d: Decomposition) -> bytes:
+    parts = [int_field(1, _SHAPES_TO_PROTO[d.kind])]
+    for s in d.sets:
+        if s.wild:
+            parts.append(message_field(2, _tile_set_body(s)))
+            continue
+        key = (s.kind, s.first, s.concealed, s.meld_index, s.win_offset)  # every field of a set without wildcards
+        framed = _SET_FIELDS.get(key)
+        if framed is None:
+            if len(_SET_FIELDS) >= 50_000:  # more than the sets there are; kept bounded all the same
+                _SET_FIELDS.clear()
+            framed = _SET_FIELDS[key] = message_field(2, _tile_set_body(s))
+        parts.append(framed)
+    parts.append(_packed_tiles(3, d.knitted))
+    return b"".join(parts)
+
+
+_SET_FIELDS: dict[tuple[int, int, bool, int | None, int | None], bytes] = {}
+
+
+def _tile_set_body(s: TileSet) -> bytes:
+    return (int_field(1, s.kind) + _packed_tiles(2, s.held) + int_field(3, s.concealed)
+            + (b"" if s.meld_index is None else _present_int(4, s.meld_index))
+            + (b"" if s.win_offset is None else _present_int(5, s.win_offset))
+            + _packed_tiles(6, s.wild_as))
+
+
+def _present_int(field_number: int, value: int) -> bytes:
+    """An `optional int32` field that is set: written even when it is zero."""
+    return int_field(field_number, value) if value else bytes((field_number << 3, 0))
+
+
+def _string_field(field_number: int, value: str) -> bytes:
+    return message_field(field_number, value.encode()) if value else b""
+
+
+def _packed(field_number: int, values: Sequence[int]) -> bytes:
+    """A packed repeated int32 field (proto3's default for repeated scalars); nothing when empty."""
+    if not values:
+        return b""
+    if all(0 <= v < 128 for v in values):
+        return message_field(field_number, bytes(values))
+    return message_field(field_number, b"".join([encode_varint(v & 0xFFFFFFFFFFFFFFFF) for v in values]))
+
+
+def _packed_tiles(field_number: int, tiles: Sequence[int]) -> bytes:
+    """Engine tile indices as a packed repeated Tile field (value = index + 1)."""
+    if not tiles:
+        return b""
+    return _packed(field_number, [t + 1 for t in tiles])
 
 
 def fan_def_to_proto(f: FanDef) -> pb.FanDefinition:

@@ -125,8 +125,8 @@ class Service:
             try:
                 hand = convert.hand_from_proto(req.hand, winning=True)
                 ctx = convert.context_from_proto(req.context)
-                validate_context(ctx, hand)
-                return convert.evaluation_to_proto(self._api.evaluate(hand, ctx, name, options)).SerializeToString()
+                validate_context(ctx, hand)  # once: the engine is told it was done (validated=True)
+                return convert.evaluation_to_wire(self._api.evaluate(hand, ctx, name, options, validated=True))
             except EngineError as err:
                 raise place(err) from None
 
