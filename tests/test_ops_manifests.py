@@ -242,8 +242,11 @@ def _k8s() -> dict[str, dict[str, Any]]:
     for path in sorted(K8S.glob("*.yaml")):
         for doc in yaml.safe_load_all(path.read_text()):
             if doc:
-                assert doc["kind"] not in docs, f"two {doc['kind']} objects"
-                docs[doc["kind"]] = doc
+                # by kind; an object not named mjsvc (the ClusterIP Service next to the headless one) by kind/name
+                name = doc.get("metadata", {}).get("name", "mjsvc")
+                key = doc["kind"] if name == "mjsvc" else f"{doc['kind']}/{name}"
+                assert key not in docs, f"two {key} objects"
+                docs[key] = doc
     return docs
 
 
