@@ -142,6 +142,10 @@ def test_rollout_and_disruption(objects: list[dict[str, Any]]) -> None:
     dep = one(objects, "Deployment")
     ru = dep["spec"]["strategy"]["rollingUpdate"]
     assert dep["spec"]["strategy"]["type"] == "RollingUpdate" and ru["maxUnavailable"] == 0 and ru["maxSurge"] >= 1
+    # The next old pod is stopped only once clients can have connected to the new one (tests/test_fleet.py).
+    from mjsvc.service_config import MAX_RECONNECT_BACKOFF_S
+
+    assert dep["spec"]["minReadySeconds"] >= MAX_RECONNECT_BACKOFF_S
     pdb = one(objects, "PodDisruptionBudget")
     labels = dep["spec"]["template"]["metadata"]["labels"]
     assert pdb["spec"]["selector"]["matchLabels"].items() <= labels.items()
