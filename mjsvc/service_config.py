@@ -8,7 +8,7 @@ the target resolves to (`ipv4:10.0.0.2:50051,10.0.0.3:50051`, or `dns:///mjsvc.d
 against a headless Service), each address used only while its grpc.health.v1 `Watch` of the engine's service
 name says SERVING (a draining host leaves the rotation before it refuses anything). `channel_options()` adds
 HTTP/2 keepalive, so a host that stops answering without closing its connections (frozen, partitioned) is
-dropped within KEEPALIVE_TIME_S + KEEPALIVE_TIMEOUT_S; the server accepts pings that often
+dropped within DEAD_HOST_S; the server accepts pings that often
 (`mjsvc.worker.server_options`).
 """
 
@@ -22,9 +22,14 @@ SERVICE = "mahjong.v1.MahjongEngine"
 
 # Client keepalive: a ping after this many seconds without a read, the connection dropped when its answer
 # takes longer than the timeout. The server allows pings this often (KEEPALIVE_MIN_INTERVAL_S, below it).
-KEEPALIVE_TIME_S = 5.0
-KEEPALIVE_TIMEOUT_S = 5.0
-KEEPALIVE_MIN_INTERVAL_S = 4.0
+# grpcio 1.85's transport waits `grpc.http2.ping_timeout_ms` (default 60 s) for the ack, not only
+# `grpc.keepalive_timeout_ms`: both are set. Measured against a host frozen with SIGSTOP (a call in flight on
+# it, tests/test_fleet.py): the connection is dropped after about KEEPALIVE_TIME_S + 2 * KEEPALIVE_TIMEOUT_S
+# (8.8 s with 4 s and 2 s; 15.8 s with 5 s and 5 s), so DEAD_HOST_S is what a client waits on a frozen host.
+KEEPALIVE_TIME_S = 4.0
+KEEPALIVE_TIMEOUT_S = 2.0
+KEEPALIVE_MIN_INTERVAL_S = 3.0
+DEAD_HOST_S = 10.0
 # A host that comes back (restarted, unfrozen) gets traffic again within this many seconds of backoff.
 MAX_RECONNECT_BACKOFF_S = 5.0
 
@@ -59,6 +64,7 @@ def channel_options() -> list[tuple[str, Any]]:
         ("grpc.enable_retries", 1),
         ("grpc.keepalive_time_ms", int(KEEPALIVE_TIME_S * 1000)),
         ("grpc.keepalive_timeout_ms", int(KEEPALIVE_TIMEOUT_S * 1000)),
+        ("grpc.http2.ping_timeout_ms", int(KEEPALIVE_TIMEOUT_S * 1000)),
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.max_pings_without_data", 0),
         ("grpc.max_reconnect_backoff_ms", int(MAX_RECONNECT_BACKOFF_S * 1000)),

@@ -87,7 +87,7 @@ def server_options(cfg: ServeConfig) -> list[tuple[str, Any]]:
         ("grpc.max_receive_message_length", limits.receive_limit(cfg.max_batch, cfg.max_message_bytes)),
         ("grpc.max_send_message_length", cfg.max_message_bytes),
         ("grpc.max_concurrent_streams", cfg.max_concurrent_streams),
-        # Clients send keepalive pings (mjsvc.service_config.channel_options: every 5 s without a read, also
+        # Clients send keepalive pings (mjsvc.service_config.channel_options: every 4 s without a read, also
         # on idle connections): accept them that often instead of answering GOAWAY "too_many_pings".
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.min_ping_interval_without_data_ms", int(service_config.KEEPALIVE_MIN_INTERVAL_S * 1000)),

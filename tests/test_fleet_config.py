@@ -32,6 +32,9 @@ def test_keepalive_is_accepted_by_the_server() -> None:
     assert json.loads(client["grpc.service_config"]) == service_config.SERVICE_CONFIG
     assert client["grpc.keepalive_time_ms"] == service_config.KEEPALIVE_TIME_S * 1000
     assert client["grpc.keepalive_timeout_ms"] == service_config.KEEPALIVE_TIMEOUT_S * 1000
+    # grpcio 1.85 waits for the keepalive ping's ack this long (default 60 s): the same timeout.
+    assert client["grpc.http2.ping_timeout_ms"] == client["grpc.keepalive_timeout_ms"]
+    assert service_config.KEEPALIVE_TIME_S + 2 * service_config.KEEPALIVE_TIMEOUT_S < service_config.DEAD_HOST_S
     assert client["grpc.keepalive_permit_without_calls"] == 1
     server = dict(worker.server_options(serve_config.ServeConfig()))
     # The server answers pings no more often than this with GOAWAY too_many_pings; the client pings less often.
