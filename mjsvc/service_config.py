@@ -56,11 +56,33 @@ def as_json() -> str:
     return json.dumps(SERVICE_CONFIG, indent=2) + "\n"
 
 
-def channel_options() -> list[tuple[str, Any]]:
-    """Channel options that apply the service config (retries need `grpc.enable_retries`, on by default), with
-    keepalive (pings also on a connection without calls, so an idle subchannel to a dead host is noticed)."""
+def several_hosts(target: str | None) -> bool:
+    """Whether a channel target may name several hosts: an address list, or a DNS name (a headless Service)."""
+    if not target:
+        return False
+    text = target.strip()
+    return "," in text or text.startswith("dns:")
+
+
+def config_for(target: str | None) -> dict[str, Any]:
+    """The service config for a channel to `target`. Health checking is per address: right for several hosts
+    (a host that drains leaves the rotation at once), wrong for one address served by several workers through
+    SO_REUSEPORT (`mjsvc serve` on one machine): one draining worker's NOT_SERVING would take the only address
+    out of rotation and calls would fail until its connection closes (measured: 22 of 1,200 calls in
+    tests/test_server_restarts.py). So a single address (or no target) gets the config without
+    `healthCheckConfig` and without `loadBalancingConfig` (pick_first: one address, one connection, which after a
+    worker's exit reconnects to the next worker), with the retry policy."""
+    if several_hosts(target):
+        return SERVICE_CONFIG
+    return {k: v for k, v in SERVICE_CONFIG.items() if k not in ("healthCheckConfig", "loadBalancingConfig")}
+
+
+def channel_options(target: str | None = None) -> list[tuple[str, Any]]:
+    """Channel options that apply the service config for `target` (`config_for`; retries need
+    `grpc.enable_retries`, on by default), with keepalive (pings also on a connection without calls, so an idle
+    subchannel to a dead host is noticed)."""
     return [
-        ("grpc.service_config", json.dumps(SERVICE_CONFIG)),
+        ("grpc.service_config", json.dumps(config_for(target))),
         ("grpc.enable_retries", 1),
         ("grpc.keepalive_time_ms", int(KEEPALIVE_TIME_S * 1000)),
         ("grpc.keepalive_timeout_ms", int(KEEPALIVE_TIMEOUT_S * 1000)),

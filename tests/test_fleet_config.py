@@ -27,8 +27,23 @@ def test_published_config_balances_and_health_checks() -> None:
     assert published["methodConfig"][0]["retryPolicy"]["retryableStatusCodes"] == ["UNAVAILABLE"]
 
 
+def test_health_checking_only_for_several_hosts() -> None:
+    """Per-address health checking fits several hosts; one address served by several SO_REUSEPORT workers would
+    drop out of rotation while one of its workers drains (service_config.config_for)."""
+    def config(target: str | None) -> dict:
+        return json.loads(dict(service_config.channel_options(target))["grpc.service_config"])
+
+    for target in ("ipv4:127.0.0.2:50051,127.0.0.3:50051", "dns:///mjsvc.default.svc.cluster.local:50051"):
+        assert config(target) == service_config.SERVICE_CONFIG
+    for target in ("127.0.0.1:50051", "ipv4:127.0.0.1:50051", None):
+        single = config(target)
+        assert "healthCheckConfig" not in single
+        assert "loadBalancingConfig" not in single  # pick_first
+        assert single["methodConfig"] == service_config.SERVICE_CONFIG["methodConfig"]
+
+
 def test_keepalive_is_accepted_by_the_server() -> None:
-    client = dict(service_config.channel_options())
+    client = dict(service_config.channel_options("ipv4:127.0.0.2:1,127.0.0.3:1"))
     assert json.loads(client["grpc.service_config"]) == service_config.SERVICE_CONFIG
     assert client["grpc.keepalive_time_ms"] == service_config.KEEPALIVE_TIME_S * 1000
     assert client["grpc.keepalive_timeout_ms"] == service_config.KEEPALIVE_TIMEOUT_S * 1000

@@ -17,6 +17,7 @@ from google.protobuf.message import Message
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.loadgen.report import format_report
 from mjsvc.loadgen.simulation import WIN, Config, run_config
+from mjsvc.service_config import several_hosts
 
 HELP = "play N simulated tables of MCR against a server and report throughput, latency and errors"
 
@@ -115,11 +116,6 @@ def config_from_args(args: argparse.Namespace) -> Config:
                   duration=duration, games=args.games, rate=args.rate, seed=args.seed, timeout=args.timeout,
                   progress=not args.quiet, stagger=args.stagger, retries=args.retries,
                   connect_settle=1.0 if several_hosts(args.target) else 0.0)
-
-
-def several_hosts(target: str) -> bool:
-    """Whether a target may name several hosts (an address list, or a name DNS may resolve to several)."""
-    return "," in target or target.startswith("dns:")
 
 
 def run(args: argparse.Namespace) -> int:

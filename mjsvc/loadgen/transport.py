@@ -178,7 +178,7 @@ def make_channel(target: str, retries: bool = True) -> grpc.aio.Channel:
     config (retry on UNAVAILABLE), else none."""
     options: list[tuple[str, object]] = [("grpc.use_local_subchannel_pool", 1)]
     if retries:
-        options += channel_options()
+        options += channel_options(target)
     else:
         options.append(("grpc.enable_retries", 0))
     return grpc.aio.insecure_channel(target, options=options)
