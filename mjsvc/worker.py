@@ -99,6 +99,9 @@ def server_options(cfg: ServeConfig) -> list[tuple[str, Any]]:
             ("grpc.max_connection_age_ms", int(cfg.max_connection_age * 1000)),
             ("grpc.max_connection_age_grace_ms", int(cfg.max_connection_age_grace * 1000)),
         ]
+    if cfg.max_connection_idle > 0:
+        # Connections with no call open (abandoned clients, pools sized for a peak) are closed with GOAWAY.
+        options.append(("grpc.max_connection_idle_ms", int(cfg.max_connection_idle * 1000)))
     return options
 
 

@@ -84,3 +84,13 @@ def test_loadgen_takes_address_lists() -> None:
     assert cfg.connect_settle > 0  # round_robin gets time to reach every host before the streams open
     one = cli.config_from_args(p.parse_args(["--target", "127.0.0.1:50051", "--games", "1"]))
     assert one.connect_settle == 0
+
+
+def test_max_connection_idle() -> None:
+    assert "grpc.max_connection_idle_ms" not in dict(worker.server_options(serve_config.ServeConfig()))
+    parser = argparse.ArgumentParser()
+    serve_config.add_arguments(parser, environ={"MJSVC_MAX_CONNECTION_IDLE": "600"})
+    cfg = serve_config.from_args(parser.parse_args([]), environ={})
+    assert dict(worker.server_options(cfg))["grpc.max_connection_idle_ms"] == 600_000
+    with pytest.raises(SystemExit):
+        serve_config.from_args(parser.parse_args(["--max-connection-idle", "-1"]))
