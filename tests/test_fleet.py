@@ -31,9 +31,10 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from fleet_harness import TABLE_HEAD, Fleet, Phase, load
+from fleet_harness import TABLE_HEAD, Fleet, Phase, TimedStats, load
 
 from mjsvc import launcher
 from mjsvc.service_config import DEAD_HOST_S, MAX_RECONNECT_BACKOFF_S
@@ -76,10 +77,11 @@ def fleet() -> Iterator[Fleet]:
 PHASES: list[Phase] = []
 
 
-def _phases(name: str, runs: tuple[tuple[dict, object], ...], notes: list[str] | None = None) -> list[Phase]:
+def _phases(name: str, runs: tuple[tuple[dict[str, Any], TimedStats], ...],
+            notes: list[str] | None = None) -> list[Phase]:
     out = []
     for (report, stats), mode in zip(runs, ("unary", "stream"), strict=True):
-        phase = Phase(name, mode, report, list(getattr(stats, "spans")), list(notes or []))  # noqa: B009
+        phase = Phase(name, mode, report, list(stats.spans), list(notes or []))
         PHASES.append(phase)
         out.append(phase)
     return out
