@@ -3,15 +3,23 @@
 #   docker run --rm -p 50051:50051 -p 9464:9464 mjsvc
 # One container runs the supervisor and MJSVC_WORKERS workers (default: one per CPU it may use);
 # on Kubernetes the Deployment sets MJSVC_WORKERS=1 and scales pods instead.
+#
+# The base images are build arguments: BASE (the runtime) and BUILD_BASE (where the engine is compiled; by
+# default the same). Any Debian-like image with python3 >= 3.11 and python3-venv works; `make image` uses
+# python:3.11-slim, or, where no registry is reachable, bases it makes from Debian's packages with mmdebstrap
+# (docs/operating.md "The container image").
+ARG BASE=python:3.11-slim
+ARG BUILD_BASE=${BASE}
 
-FROM python:3.11-slim AS build
+FROM ${BUILD_BASE} AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 # A C compiler for setup.py: it compiles the engine's hot modules with mypyc (the runtime image needs none).
-RUN apt-get update \
- && apt-get install -y --no-install-recommends gcc libc6-dev \
- && rm -rf /var/lib/apt/lists/*
+# A build base that has it already (make base-image) needs no package index here.
+RUN if ! command -v gcc >/dev/null; then \
+      apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*; \
+    fi
 WORKDIR /src
-RUN python -m venv /opt/mjsvc
+RUN python3 -m venv /opt/mjsvc
 COPY pyproject.toml setup.py README.md ./
 COPY proto ./proto
 COPY engine ./engine
@@ -25,7 +33,7 @@ assert engine.compiled_modules(), 'engine not compiled'; assert '/site-packages/
 print('ok', engine.compiled_modules())" \
  && cd / && echo '{"method": "ListFans", "request": {}}' | /opt/mjsvc/bin/mjsvc batch | grep -q '"rule_set":"mcr"'
 
-FROM python:3.11-slim
+FROM ${BASE}
 RUN groupadd --system --gid 10001 mjsvc \
  && useradd --system --uid 10001 --gid mjsvc --no-create-home --shell /usr/sbin/nologin mjsvc
 COPY --from=build /opt/mjsvc /opt/mjsvc

@@ -15,7 +15,7 @@ PURE_TESTS := tests/test_build.py tests/test_tiles_hand.py tests/test_shapes.py 
 	tests/test_mcr_memo.py tests/test_mcr_oracle.py tests/test_mcr2p.py tests/test_analysis.py tests/test_sichuan.py tests/test_model.py \
 	tests/test_riichi.py tests/test_riichi_majiang.py tests/test_hk_rules.py tests/test_guangdong.py
 
-.PHONY: run test test-readme test-slow lint bench bench-cost bench-h2load loadtest soak proto clean setup web qt
+.PHONY: run test test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-h2load loadtest soak proto clean setup web qt
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -69,6 +69,50 @@ test-readme: setup
 
 test-slow: setup
 	$(BIN)/python -m pytest -q -m slow
+
+# The container image. BASE_IMAGE (default python:3.11-slim) is used when it is present or can be pulled; with no
+# registry reachable, `base-image` first makes bookworm bases from Debian's packages (mmdebstrap, docker import):
+# mjsvc-base (python3) for the runtime, mjsvc-base-build (python3-venv, python3-dev, gcc) for the build stage.
+DOCKER ?= docker
+IMAGE ?= mjsvc:0.1.0
+BASE_IMAGE ?= python:3.11-slim
+DEBIAN_SUITE ?= bookworm
+LOCAL_BASE := mjsvc-base:$(DEBIAN_SUITE)
+LOCAL_BUILD_BASE := mjsvc-base-build:$(DEBIAN_SUITE)
+# The build stage downloads the Python packages: it trusts the certificate authorities this host trusts (a
+# company proxy's, say), not only Debian's.
+CA_HOOK := $(if $(wildcard /etc/ssl/certs/ca-certificates.crt),'--customize-hook=copy-in /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/')
+
+base-image:
+	@$(DOCKER) image inspect $(LOCAL_BUILD_BASE) >/dev/null 2>&1 || { \
+	  echo "making $(LOCAL_BUILD_BASE) with mmdebstrap"; \
+	  mmdebstrap --quiet --variant=apt --include=python3,python3-venv,python3-dev,gcc,libc6-dev,ca-certificates,passwd \
+	    $(CA_HOOK) \
+	    $(DEBIAN_SUITE) - | $(DOCKER) import - $(LOCAL_BUILD_BASE); }
+	@$(DOCKER) image inspect $(LOCAL_BASE) >/dev/null 2>&1 || { \
+	  echo "making $(LOCAL_BASE) with mmdebstrap"; \
+	  mmdebstrap --quiet --variant=apt --include=python3,passwd --dpkgopt='path-exclude=/usr/share/doc/*' \
+	    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
+	    $(DEBIAN_SUITE) - | $(DOCKER) import - $(LOCAL_BASE); }
+
+image:
+	@if $(DOCKER) image inspect $(BASE_IMAGE) >/dev/null 2>&1 || timeout 60 $(DOCKER) pull --quiet $(BASE_IMAGE) >/dev/null 2>&1; then \
+	  set -x; $(DOCKER) build --network host --build-arg BASE=$(BASE_IMAGE) -t $(IMAGE) . ; \
+	else \
+	  echo "$(BASE_IMAGE) cannot be pulled: building on bases made from Debian's packages"; \
+	  $(MAKE) --no-print-directory base-image && set -x && \
+	  $(DOCKER) build --network host --build-arg BASE=$(LOCAL_BASE) --build-arg BUILD_BASE=$(LOCAL_BUILD_BASE) -t $(IMAGE) . ; \
+	fi
+
+# The image built (make image) and run: non-root, read-only root filesystem, SERVING, Evaluate, SIGTERM; skipped
+# with the reason when no Docker daemon answers.
+test-image: setup
+	$(BIN)/python -m pytest -q -s -m image tests/test_image.py
+
+# Three hosts on 127.0.0.2-4 behind client-side round_robin and behind nginx (deploy/nginx): balance, a host
+# killed, a rolling restart, a host frozen; the table goes to bench/results/fleet.md. A few minutes.
+test-fleet: setup
+	$(BIN)/python -m pytest -q -s -m fleet tests/test_fleet.py
 
 lint: setup
 	$(BIN)/ruff check .

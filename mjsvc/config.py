@@ -39,6 +39,7 @@ class ServeConfig:
     grace: float = 10.0
     max_connection_age: float = 0.0
     max_connection_age_grace: float = 30.0
+    max_connection_idle: float = 0.0
     metrics_dir: str = ""
     log_level: str = "INFO"
     service_class: str = ""
@@ -83,6 +84,9 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
      "new pods after a scale-out (0: never)"),
     ("max_connection_age_grace", "MJSVC_MAX_CONNECTION_AGE_GRACE",
      "seconds calls and streams on an aged connection get to finish before it is cut"),
+    ("max_connection_idle", "MJSVC_MAX_CONNECTION_IDLE",
+     "seconds a client connection with no call open is kept before the server closes it (GOAWAY; 0: never); "
+     "a client with the published config keeps a health watch open on it, so this closes only abandoned ones"),
     ("metrics_dir", "PROMETHEUS_MULTIPROC_DIR",
      "directory of the workers' metric files, wiped at start (default: a fresh temporary directory)"),
     ("log_level", "MJSVC_LOG_LEVEL", "DEBUG, INFO, WARNING or ERROR"),
@@ -141,6 +145,8 @@ def check(cfg: ServeConfig) -> None:
         raise SystemExit("--max-message-bytes and --max-concurrent-streams must be > 0")
     if cfg.stream_rate < 0 or cfg.grace < 0:
         raise SystemExit("--stream-rate and --grace must be >= 0")
+    if cfg.max_connection_idle < 0:
+        raise SystemExit("--max-connection-idle must be >= 0")
     if cfg.max_connection_age < 0 or cfg.max_connection_age_grace < 0:
         raise SystemExit("--max-connection-age and --max-connection-age-grace must be >= 0")
 

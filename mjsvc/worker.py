@@ -24,7 +24,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from mjsvc import gctune, limits, metrics
+from mjsvc import gctune, limits, metrics, service_config
 from mjsvc.config import ServeConfig
 from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
 from mjsvc.interceptors import SERVICE_NAME, DrainInterceptor, interceptors
@@ -87,6 +87,11 @@ def server_options(cfg: ServeConfig) -> list[tuple[str, Any]]:
         ("grpc.max_receive_message_length", limits.receive_limit(cfg.max_batch, cfg.max_message_bytes)),
         ("grpc.max_send_message_length", cfg.max_message_bytes),
         ("grpc.max_concurrent_streams", cfg.max_concurrent_streams),
+        # Clients send keepalive pings (mjsvc.service_config.channel_options: every 4 s without a read, also
+        # on idle connections): accept them that often instead of answering GOAWAY "too_many_pings".
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_ping_interval_without_data_ms", int(service_config.KEEPALIVE_MIN_INTERVAL_S * 1000)),
+        ("grpc.http2.max_pings_without_data", 0),
     ]
     if cfg.max_connection_age > 0:
         # Closing aged connections makes clients re-resolve DNS and spread over pods added since.
@@ -94,6 +99,9 @@ def server_options(cfg: ServeConfig) -> list[tuple[str, Any]]:
             ("grpc.max_connection_age_ms", int(cfg.max_connection_age * 1000)),
             ("grpc.max_connection_age_grace_ms", int(cfg.max_connection_age_grace * 1000)),
         ]
+    if cfg.max_connection_idle > 0:
+        # Connections with no call open (abandoned clients, pools sized for a peak) are closed with GOAWAY.
+        options.append(("grpc.max_connection_idle_ms", int(cfg.max_connection_idle * 1000)))
     return options
 
 

@@ -208,7 +208,15 @@ def _dockerfile_instructions() -> list[tuple[str, str]]:
 
 def test_dockerfile() -> None:
     ins = _dockerfile_instructions()
-    froms = [rest for word, rest in ins if word == "FROM"]
+    # The bases are build arguments (BASE, BUILD_BASE defaulting to it) whose default is python:3.11-slim.
+    args: dict[str, str] = {}
+    for word, rest in ins:
+        if word == "FROM":
+            break
+        if word == "ARG" and "=" in rest:
+            name, _, default = rest.partition("=")
+            args[name] = re.sub(r"\$\{(\w+)\}", lambda m: args[m.group(1)], default)
+    froms = [re.sub(r"\$\{(\w+)\}", lambda m: args[m.group(1)], rest) for word, rest in ins if word == "FROM"]
     assert froms and all(f.startswith("python:3.11-slim") for f in froms)
     final = ins[max(i for i, (w, _) in enumerate(ins) if w == "FROM"):]
     users = [rest for word, rest in final if word == "USER"]
@@ -242,8 +250,11 @@ def _k8s() -> dict[str, dict[str, Any]]:
     for path in sorted(K8S.glob("*.yaml")):
         for doc in yaml.safe_load_all(path.read_text()):
             if doc:
-                assert doc["kind"] not in docs, f"two {doc['kind']} objects"
-                docs[doc["kind"]] = doc
+                # by kind; an object not named mjsvc (the ClusterIP Service next to the headless one) by kind/name
+                name = doc.get("metadata", {}).get("name", "mjsvc")
+                key = doc["kind"] if name == "mjsvc" else f"{doc['kind']}/{name}"
+                assert key not in docs, f"two {key} objects"
+                docs[key] = doc
     return docs
 
 

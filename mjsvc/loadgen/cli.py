@@ -17,6 +17,7 @@ from google.protobuf.message import Message
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.loadgen.report import format_report
 from mjsvc.loadgen.simulation import WIN, Config, run_config
+from mjsvc.service_config import several_hosts
 
 HELP = "play N simulated tables of MCR against a server and report throughput, latency and errors"
 
@@ -82,7 +83,10 @@ def write_request_files(sampler: RequestSampler, out: Path) -> dict[str, int]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--target", default="127.0.0.1:50051", help="server HOST:PORT (default %(default)s)")
+    p.add_argument("--target", default="127.0.0.1:50051",
+                   help="server HOST:PORT, or several hosts as a gRPC target the published service config "
+                        "balances with round_robin: HOST:PORT,HOST:PORT (made an ipv4:/ipv6: list), "
+                        "ipv4:10.0.0.2:50051,10.0.0.3:50051 or dns:///NAME:PORT (default %(default)s)")
     p.add_argument("--tables", type=int, default=200, help="tables playing at once (default %(default)s)")
     p.add_argument("--connections", type=int, default=8, help="gRPC channels, each its own TCP connection")
     p.add_argument("--mode", choices=("stream", "unary"), default="stream",
@@ -110,7 +114,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
         duration = 60.0
     return Config(target=args.target, tables=args.tables, connections=args.connections, mode=args.mode,
                   duration=duration, games=args.games, rate=args.rate, seed=args.seed, timeout=args.timeout,
-                  progress=not args.quiet, stagger=args.stagger, retries=args.retries)
+                  progress=not args.quiet, stagger=args.stagger, retries=args.retries,
+                  connect_settle=1.0 if several_hosts(args.target) else 0.0)
 
 
 def run(args: argparse.Namespace) -> int:

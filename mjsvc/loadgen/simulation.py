@@ -37,6 +37,7 @@ from mjsvc.convert import hand_to_proto
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.loadgen.report import MAX_VIOLATIONS_KEPT, Stats, progress
 from mjsvc.loadgen.transport import SANITY, CallFailed, Stopped, StreamClient, UnaryClient, make_channel
+from mjsvc.service_config import target
 
 WIN = "win"  # what a recorder is told, with the Evaluate request, when a win is declared
 _STALLS_KEPT = 50  # the simulator's longest loop stalls kept in the report (closed loop has thousands)
@@ -370,6 +371,7 @@ class Config:
     timeout: float = 10.0
     progress: bool = True
     settle: float = 0.0  # seconds between seating the tables and starting the clock
+    connect_settle: float = 0.0  # seconds between the channels being ready and seating the tables (several hosts)
     stagger: bool = True  # each table's first game starts at a random turn
     retries: bool = True  # the published service config: calls refused with UNAVAILABLE are retried
 
@@ -379,9 +381,13 @@ class Config:
 
 async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats | None = None) -> dict[str, Any]:
     """Run the simulator; `stats`, if given, collects the raw measurements for the caller to read."""
-    channels = [make_channel(cfg.target, cfg.retries) for _ in range(max(1, cfg.connections))]
+    channels = [make_channel(target(cfg.target), cfg.retries) for _ in range(max(1, cfg.connections))]
     try:
         await asyncio.wait_for(asyncio.gather(*(ch.channel_ready() for ch in channels)), timeout=cfg.timeout)
+        if cfg.connect_settle > 0:
+            # A channel is ready with its first address; give round_robin time to reach (and health-check)
+            # every other one before the streams are opened, or they would all go to the first host.
+            await asyncio.sleep(cfg.connect_settle)
         clients: list[Client] = [StreamClient(channels[i % len(channels)], i) if cfg.mode == "stream"
                                  else UnaryClient(channels[i % len(channels)], cfg.timeout) for i in range(cfg.tables)]
         # Tables are seated before the clock starts, as a game server's tables are connected before

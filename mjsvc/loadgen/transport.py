@@ -103,7 +103,7 @@ class StreamClient:
         try:
             resp = await call.read()
         except grpc.aio.AioRpcError as e:
-            return CallFailed(e.code().name, e.details() or "", broken=e.code() == grpc.StatusCode.UNAVAILABLE)
+            return CallFailed(e.code().name, e.details() or "", broken=_transport_lost(e))
         if resp is grpc.aio.EOF:
             return await self._ended(call)
         assert isinstance(resp, pb.PlayResponse)
@@ -114,7 +114,10 @@ class StreamClient:
         code = await call.code()
         if code == grpc.StatusCode.OK:
             return CallFailed(SANITY, "the stream ended OK before answering")
-        return CallFailed(code.name, await call.details() or "", broken=code == grpc.StatusCode.UNAVAILABLE)
+        details = await call.details() or ""
+        lost = code == grpc.StatusCode.UNAVAILABLE or (code == grpc.StatusCode.INTERNAL
+                                                       and details.startswith("Stream removed"))
+        return CallFailed(code.name, details, broken=lost)
 
     async def _ask(self, msg: pb.PlayRequest) -> pb.PlayResponse:
         self._seq += 1
@@ -157,6 +160,16 @@ class StreamClient:
 Client = UnaryClient | StreamClient
 
 
+def _transport_lost(e: grpc.aio.AioRpcError) -> bool:
+    """The stream is gone without an answer from the engine: UNAVAILABLE (its host or worker died, its connection
+    was cut), or reset under it: a proxy in front (nginx, deploy/nginx) resets the client's stream with HTTP/2
+    INTERNAL_ERROR when its upstream host dies, which grpc reports as INTERNAL "Stream removed (RST_STREAM ...)".
+    The server's own INTERNAL answers carry its message and are not retried."""
+    if e.code() == grpc.StatusCode.UNAVAILABLE:
+        return True
+    return e.code() == grpc.StatusCode.INTERNAL and (e.details() or "").startswith("Stream removed")
+
+
 
 
 def make_channel(target: str, retries: bool = True) -> grpc.aio.Channel:
@@ -165,7 +178,7 @@ def make_channel(target: str, retries: bool = True) -> grpc.aio.Channel:
     config (retry on UNAVAILABLE), else none."""
     options: list[tuple[str, object]] = [("grpc.use_local_subchannel_pool", 1)]
     if retries:
-        options += channel_options()
+        options += channel_options(target)
     else:
         options.append(("grpc.enable_retries", 0))
     return grpc.aio.insecure_channel(target, options=options)
