@@ -141,10 +141,10 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
 
 
 _TILE_LIST: dict[int, Any] = {}  # marks the repeated Tile fields (engine index = value - 1)
-_REPEATED_CONTEXT = frozenset(("seats_out", "flower_tiles"))
+_REPEATED_CONTEXT = frozenset(("seats_out", "other_winners", "flower_tiles"))
 _CLAIMED = {v: ClaimedFrom(v) for v in (0, 1, 2, 3)}
 _CONTEXT_VALUES: dict[str, dict[int, Any]] = {
-    "seat_wind": _WINDS, "prevalent_wind": _WINDS, "seats_out": _WINDS,
+    "seat_wind": _WINDS, "prevalent_wind": _WINDS, "seats_out": _WINDS, "other_winners": _WINDS,
     "dora_indicators": _TILE_LIST, "ura_dora_indicators": _TILE_LIST, "horse_tiles": _TILE_LIST,
     "discarded_by": _CLAIMED, "prior_kong_claimed_from": _CLAIMED, "kong_fed_by": _CLAIMED, "liable": _CLAIMED,
     "void_suit": {0: None, 1: Suit(0), 2: Suit(1), 3: Suit(2)},

@@ -146,13 +146,13 @@ def _random_context(rng: random.Random) -> pb.WinContext:
             msg.void_suit = value([0, 1, 2, 3], [4])  # type: ignore[assignment]
         elif name == "prior_kong":
             msg.prior_kong = value([0, 1, 2, 3, 4], [5])  # type: ignore[assignment]
-        elif name == "seats_out":
-            msg.seats_out.extend([value([0, 1, 2, 3, 4], [5]) for _ in range(rng.randrange(4))])  # type: ignore[misc]
+        elif name in ("seats_out", "other_winners"):
+            getattr(msg, name).extend([value([0, 1, 2, 3, 4], [5]) for _ in range(rng.randrange(4))])  # type: ignore[misc]
         elif name == "flower_tiles":
             msg.flower_tiles.extend([value(list(range(1, 9)), [0, 9]) for _ in range(rng.randrange(5))])  # type: ignore[misc]
         elif name in ("dora_indicators", "ura_dora_indicators", "horse_tiles"):
             getattr(msg, name).extend([value(list(range(1, 35)), [0, 35, 120]) for _ in range(rng.randrange(5))])
-        elif name in ("flowers", "honba", "riichi_sticks", "kita"):
+        elif name in ("flowers", "honba", "riichi_sticks", "kita", "streak"):
             setattr(msg, name, rng.choice([0, 1, 3, 8, -1, 100]))
         else:
             setattr(msg, name, rng.random() < 0.7)
@@ -175,10 +175,3 @@ def test_context_from_set_fields_equals_field_by_field() -> None:
         assert fast == _outcome(convert._context_fields, msg), msg
         errors += isinstance(fast, tuple)
     assert errors >= 100  # bad values were tried, and answered with the same errors
-
-
-def test_fan_hits_given_as_lists_are_written_too() -> None:
-    """A FanHit whose indices and tiles are lists (not what the engine builds, but allowed by a caller)."""
-    d = Decomposition(ShapeKind.STANDARD, (TileSet(SetKind.PAIR, 3),))
-    hit = FanHit(_FANS[0], 2, [0, 1], [3, 4])  # type: ignore[arg-type]
-    _same(Evaluation(True, Scoring((hit,), 88, True, d)))
