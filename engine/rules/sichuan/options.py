@@ -8,7 +8,8 @@ from typing import ClassVar
 
 from engine.errors import BadOptionError
 from engine.hand import Suit
-from engine.rules.model import Options, option
+from engine.rules.model import option
+from engine.rules.sichuan.round_options import RoundOptions
 
 FAN_CAPS = (3, 4)
 _SUIT_LETTERS = {"m": Suit.CHARACTERS, "p": Suit.DOTS, "s": Suit.BAMBOO}  # the tile notation's suit letters
@@ -30,7 +31,7 @@ class SelfDraw(IntEnum):
 
 
 @dataclass(frozen=True)
-class SichuanOptions(Options):
+class SichuanOptions(RoundOptions):  # the round's options (referee) are its base
     rule_set: ClassVar[str] = "sichuan"
 
     variant: Variant = option(Variant.MIL, "the rule sheet: MIL, or the Chengdu app sheet")
