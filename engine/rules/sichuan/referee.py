@@ -269,6 +269,9 @@ class Round:
     seen: list[int] = field(default_factory=lambda: [0] * 27)  # copies out of the wall
     index: int = 0
 
+    def __post_init__(self) -> None:
+        check_round_options(self.opts)
+
     # ------------------------------------------------------------------ helpers
 
     def fail(self, message: str) -> IllegalEventError:
@@ -619,7 +622,7 @@ class Round:
                    and not self.calls_made)
         ctx = self.context(ev.seat, None, replacement_tile=self.turn_kind == TurnKind.REPLACEMENT,
                            last_wall_tile=self.wall == 0, heavenly=start and not s.melds, earthly=earthly)
-        scored = None if self.holds_void_beyond(ev.seat, ev.tile) else self.score(
+        scored = None if self.holds_void(s) else self.score(
             self.hand(ev.seat, ev.tile, minus=ev.tile), ctx)
         if scored is None:
             raise self.fail(f"seat {ev.seat}'s hand does not win (a declared win without one is a FalseWin)")
@@ -632,9 +635,6 @@ class Round:
         s.out = True
         if self.phase != Phase.OVER:
             self.phase, self.turn = Phase.DRAW, self.next_in(ev.seat)
-
-    def holds_void_beyond(self, seat: int, tile: int) -> bool:
-        return self.holds_void(self.seats[seat])
 
     def discard_win(self, ev: Win) -> None:
         if self.phase not in (Phase.CLAIMS, Phase.WON) or self.discard is None:
@@ -794,6 +794,19 @@ class Round:
                 net[t.payee] += t.amount
         return Settlement(tuple(net), pot, tuple(self.transfers), tuple(self.wins), tuple(self.ready),
                           self.phase == Phase.OVER)
+
+
+def check_round_options(opts: SichuanOptions) -> None:
+    """BAD_OPTION naming the field for a round option out of range."""
+    for name in ("void_penalty", "false_win_penalty"):
+        value = getattr(opts, name)
+        if type(value) is not int or not 0 <= value <= 10_000:
+            raise BadOptionError(f"options.sichuan.{name}: expected a whole number 0-10000, got {value!r}",
+                                 f"options.sichuan.{name}")
+    for name in ("set_aside", "flower_pig"):
+        value = getattr(opts, name)
+        if value is not None and type(value) is not bool:
+            raise BadOptionError(f"options.sichuan.{name}: expected true, false or unset", f"options.sichuan.{name}")
 
 
 def _with_void(opts: SichuanOptions, void: Suit | None) -> SichuanOptions:
