@@ -8,6 +8,13 @@ departures from the common rules (that README, "Where a case is the engine's cho
 2. The end-of-round settlement (退税, 查花猪, the void penalty) also runs when three players have won;
    the common rules settle them only when the wall runs out.
 3. 杠上炮 on the last tile: the reference scores only Under the Sea (no Shoot After Kong fan, no refund).
+
+And what the reference offered at each decision point (`legal` on its events: wins, pungs and kongs on a
+discard, the self-drawn win and the kongs after a draw, the restricted discards) is what our Legal says,
+but for one ruling of ours:
+
+4. A kong of the void suit: the reference offers a concealed one (4 times in this half, never taken); we
+   refuse it, as we refuse any claim of the void suit (the void suit is played away, never melded).
 """
 
 from __future__ import annotations
@@ -20,8 +27,9 @@ import pytest
 
 from engine import api
 from engine.rules.sichuan.fans import Fan
-from engine.rules.sichuan.referee import RULE_SET, Line, Settlement, Transfer, replay
-from tests.sichuan_rounds import ORACLE, events, options, records
+from engine.rules.sichuan.referee import RULE_SET, Line, Round, Settlement, Transfer, replay
+from engine.tiles import parse_tile, suit_of
+from tests.sichuan_rounds import ORACLE, event, events, options, records
 
 pytestmark = pytest.mark.skipif(not ORACLE.exists(), reason="shared oracle data not present")
 
@@ -98,11 +106,52 @@ def expected(rec: dict[str, Any]) -> tuple[list[int], int, set[str]]:
     return net, pot, used
 
 
+def check_legal(rec: dict[str, Any]) -> set[str]:
+    """After every event that carries the reference's `legal`, our Legal offers the same."""
+    rnd = Round(options(rec))
+    used: set[str] = set()
+    for i, e in enumerate(rec["events"]):
+        ev = event(e)
+        if ev is None:
+            continue
+        rnd.apply(ev)
+        offered = e.get("legal")
+        if offered is None:
+            continue
+        ours = rnd.legal()
+        where = f"{rec['id']} events[{i}]"
+        if e["type"] == "discard":
+            assert sorted(offered.get("hu", [])) == [x.seat for x in ours if x.win], where
+            assert sorted(offered.get("pung", [])) == [x.seat for x in ours if x.pung], where
+            assert sorted(offered.get("kong", [])) == [x.seat for x in ours if x.kong], where
+            continue
+        if e["type"] == "kong":
+            assert sorted(offered.get("rob", [])) == [x.seat for x in ours if x.win], where
+            continue
+        assert e["type"] in ("void", "draw", "call"), where
+        me, s = ours[rnd.turn], rnd.seats[rnd.turn]
+        assert bool(offered.get("self_win")) == me.self_win, where
+        kongs = sorted((parse_tile(k["tile"]), k["kind"] == "concealed") for k in offered.get("kan", []))
+        void_kongs = [k for k in kongs if suit_of(k[0]) == s.void]
+        if void_kongs:
+            used.add("no_kong_of_the_void_suit")
+            kongs = [k for k in kongs if k not in void_kongs]
+        assert kongs == sorted(me.kongs), where
+        if "must_flip_set_aside" in offered:
+            assert me.discards == (s.set_aside,), where
+        elif "discard_void_suit_first" in offered:
+            assert {suit_of(t) for t in me.discards} == {s.void}, where
+        else:
+            assert len(me.discards) == sum(1 for n in s.counts if n), where
+    return used
+
+
 def check(rec: dict[str, Any]) -> set[str]:
+    used_legal = check_legal(rec)
     ours, our_pot, used = reference_view(rec)
     theirs, their_pot, used2 = expected(rec)
     assert (ours, our_pot) == (theirs, their_pot), rec["id"]
-    return used | used2
+    return used | used2 | used_legal
 
 
 SAMPLE = random.Random(20260603).sample(range(1200), 150)
@@ -124,4 +173,5 @@ def test_every_round() -> None:
     used: set[str] = set()
     for rec in records():
         used |= check(rec)
-    assert used == {"ready_check_without_kong_fan", "end_settlement_after_three_wins", "shoot_after_kong_last_tile"}
+    assert used == {"ready_check_without_kong_fan", "end_settlement_after_three_wins", "shoot_after_kong_last_tile",
+                    "no_kong_of_the_void_suit"}

@@ -14,7 +14,8 @@ The round (both sheets, MIL and Chengdu, their differences as options in round_o
   tile of the void suit is claimed or declared in a kong.
 * Pungs and kongs, no chow. A win has priority over a pung or a kong; several players may win on one
   discard (一炮多响). A player who passes a win on a discard may not win on a discard again before its
-  next draw unless the new win has more fan (过水不胡; MIL as the reference plays it).
+  next draw unless the new win has more fan, situation fans (海底, 杠上炮) aside (过水不胡; MIL as the
+  reference plays it).
 * Kong money, paid when the kong is made: concealed 2 from each player still in, exposed 2 from the
   discarder, added 1 from each player still in only when the fourth tile is the tile just drawn (else
   nothing). A robbed kong (抢杠) returns its money to the payers. 杠上炮 (a win on the discard made
@@ -189,6 +190,25 @@ class Settlement:
     wins: tuple[WinRecord, ...]
     ready: tuple[bool | None, ...]  # at the wall's end, per seat still in (None: won, or not settled)
     complete: bool  # the round has ended (three wins or the wall's end)
+
+
+@dataclass(frozen=True)
+class SeatLegal:
+    """What one seat may do next (Legal): the tiles it may discard, its kongs (tile, concealed), a
+    self-drawn win, a win / pung / kong on the discard (or a robbing win), the next draw or, the wall
+    being empty, the wall's end; before the play, the suits it may pass three of or declare void."""
+
+    seat: int
+    discards: tuple[int, ...] = ()
+    kongs: tuple[tuple[int, bool], ...] = ()
+    self_win: bool = False
+    win: bool = False
+    pung: bool = False
+    kong: bool = False
+    draw: bool = False
+    wall_end: bool = False
+    exchange_suits: tuple[Suit, ...] = ()
+    void_suits: tuple[Suit, ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -444,7 +464,7 @@ class Round:
         for other in self.still_in(seat):
             if other in self.winners_here:
                 continue
-            ev = self.evaluate_discard_win(other, seat, tile, self.discard_after_kong, self.discard_last, False)
+            ev = self.evaluate_discard_win(other, seat, tile, False, False, False)  # the hand's own fan
             if ev is not None:
                 o = self.seats[other]
                 o.passed_fan = max(o.passed_fan or 0, ev[1])
@@ -595,6 +615,15 @@ class Round:
         ctx = self.context(seat, discarder, after_kong_discard=after_kong, last_wall_tile=last, robbing_kong=robbing)
         return self.score(self.hand(seat, tile), ctx)
 
+    def may_win_again(self, seat: int, discarder: int, tile: int) -> bool:
+        """过水: after passing a win on a discard, a discard win before the next draw needs more fan than the
+        passed one, both counted without situation fans (海底, 杠上炮), as the reference counts them."""
+        passed = self.seats[seat].passed_fan
+        if passed is None:
+            return True
+        plain = self.evaluate_discard_win(seat, discarder, tile, False, False, False)
+        return plain is not None and plain[1] > passed
+
     def win(self, ev: Win) -> None:
         s = self.check_seat(ev.seat, "seat")
         if s.out:
@@ -648,9 +677,9 @@ class Round:
         scored = self.evaluate_discard_win(ev.seat, seat, tile, self.discard_after_kong, self.discard_last, False)
         if scored is None:
             raise self.fail(f"seat {ev.seat}'s hand does not win on {format_tile(tile)}")
-        passed = self.seats[ev.seat].passed_fan
-        if passed is not None and scored[1] <= passed:
-            raise self.fail(f"seat {ev.seat} passed a win worth {passed} fan since its last draw (过水): it may "
+        if not self.may_win_again(ev.seat, seat, tile):
+            raise self.fail(f"seat {ev.seat} passed a win worth {self.seats[ev.seat].passed_fan} fan since its last "
+                            "draw (过水): it may "
                             "win on a discard again only with more fan, or after drawing")
         value, fan = scored
         self.pay(Line.WIN, seat, ev.seat, value)
@@ -781,6 +810,78 @@ class Round:
                     self.pay(Line.VOID_PENALTY, p, None, opts.void_penalty)
         self.phase = Phase.OVER
 
+    # ------------------------------------------------------------------ what may happen next
+
+    def legal(self) -> tuple[SeatLegal, ...]:
+        """What each seat may do at this point of the log (Legal). The next draw is `draw_next`."""
+        out = [SeatLegal(seat) for seat in range(SEATS)]
+        ph = self.phase
+        if ph in (Phase.DEAL, Phase.OVER):
+            return tuple(out)
+        if ph == Phase.EXCHANGE:
+            for seat, s in enumerate(self.seats):
+                out[seat] = SeatLegal(seat, exchange_suits=tuple(u for u in SUITS if sum(
+                    s.counts[t] for t in range(27) if suit_of(t) == u) >= 3))
+            return tuple(out)
+        if ph == Phase.VOID:
+            return tuple(SeatLegal(seat, void_suits=SUITS) for seat in range(SEATS))
+        if ph == Phase.TURN:
+            out[self.turn] = self.turn_options()
+            return tuple(out)
+        if ph == Phase.DRAW:
+            out[self.turn] = SeatLegal(self.turn, draw=self.wall > 0, wall_end=self.wall == 0)
+            return tuple(out)
+        if ph == Phase.ROB:
+            assert self.rob is not None
+            owner, tile = self.rob
+            for seat in self.still_in(owner):
+                if seat not in self.winners_here and self.evaluate_discard_win(seat, owner, tile, False, False, True):
+                    out[seat] = SeatLegal(seat, win=True)
+            out[owner] = SeatLegal(owner, draw=True)
+            return tuple(out)
+        assert self.discard is not None
+        seat, tile = self.discard
+        for other in self.still_in(seat):
+            if other in self.winners_here:
+                continue
+            o = self.seats[other]
+            scored = self.evaluate_discard_win(other, seat, tile, self.discard_after_kong, self.discard_last, False)
+            win = scored is not None and self.may_win_again(other, seat, tile)
+            claim = ph == Phase.CLAIMS and suit_of(tile) != o.void
+            out[other] = SeatLegal(other, win=win, pung=claim and o.counts[tile] >= 2,
+                                   kong=claim and o.counts[tile] >= 3 and self.wall > 0)
+        last = max(self.winners_here, key=lambda w: (w - seat) % SEATS) if self.winners_here else seat
+        nxt = self.next_in(last)
+        prev = out[nxt]
+        out[nxt] = SeatLegal(nxt, win=prev.win, pung=prev.pung, kong=prev.kong, draw=self.wall > 0,
+                             wall_end=self.wall == 0)
+        return tuple(out)
+
+    def turn_options(self) -> SeatLegal:
+        seat, s = self.turn, self.seats[self.turn]
+        held = [t for t in range(27) if s.counts[t]]
+        if s.set_aside is not None:
+            discards: tuple[int, ...] = (s.set_aside,)
+        elif self.opts.void_discard == VoidDiscard.STRICT and self.holds_void(s):
+            discards = tuple(t for t in held if suit_of(t) == s.void)
+        else:
+            discards = tuple(held)
+        kongs: list[tuple[int, bool]] = []
+        if self.wall > 0:
+            kongs += [(t, True) for t in held if s.counts[t] == 4 and suit_of(t) != s.void]
+            kongs += [(m.tile, False) for m in s.melds if m.kind == MeldKind.PUNG and s.counts[m.tile]]
+        self_win = False
+        if self.turn_kind != TurnKind.CLAIMED and not self.holds_void(s):
+            tile = self.drawn_tile if self.drawn_tile is not None else held[-1]
+            start = self.turn_kind == TurnKind.START
+            ctx = self.context(seat, None, replacement_tile=self.turn_kind == TurnKind.REPLACEMENT,
+                               last_wall_tile=self.wall == 0, heavenly=start and not s.melds)
+            if start:  # any of the 14 may be called the winning tile
+                self_win = any(self.score(self.hand(seat, t, minus=t), ctx) is not None for t in held)
+            else:
+                self_win = self.score(self.hand(seat, tile, minus=tile), ctx) is not None
+        return SeatLegal(seat, discards=discards, kongs=tuple(kongs), self_win=self_win)
+
     # ------------------------------------------------------------------ the answer
 
     def settlement(self) -> Settlement:
@@ -821,6 +922,11 @@ def replay(events: Iterable[Event], opts: SichuanOptions | None = None) -> Round
     for ev in events:
         rnd.apply(ev)
     return rnd
+
+
+def legal(events: Iterable[Event], opts: SichuanOptions | None = None) -> tuple[SeatLegal, ...]:
+    """What each seat may do after the log (which is checked first)."""
+    return replay(events, opts).legal()
 
 
 def settle(events: Sequence[Event], opts: SichuanOptions | None = None) -> Settlement:
