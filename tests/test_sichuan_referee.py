@@ -7,10 +7,12 @@ and 诈胡. Each log is built by hand; a shortened wall (Round(wall=...)) stands
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.hand import MeldKind, Suit
-from engine.rules.sichuan.options import SichuanOptions
+from engine.rules.sichuan.options import SichuanOptions, Variant
 from engine.rules.sichuan.referee import (
     Claim,
     Deal,
@@ -228,3 +230,21 @@ def test_round_options_are_checked() -> None:
         with pytest.raises(BadOptionError) as e:
             Round(SichuanOptions(**bad))  # type: ignore[arg-type]
         assert e.value.field == f"options.sichuan.{next(iter(bad))}"
+
+
+def test_chengdu_table_defaults() -> None:
+    # Chengdu: no set-aside tile, 呼叫转移 on 杠上炮, 查花猪 at the wall's end
+    chengdu = SichuanOptions(variant=Variant.CHENGDU)
+    s = settle(KONG_SHOT + [Win(1, T("9p"), 0)], chengdu)
+    assert [(t.payee, t.amount) for t in s.transfers if t.kind == Line.KONG_TRANSFER] == [(1, 6)]
+    assert "sets a tile aside" in illegal([deal(*HANDS), VoidSuits((S, S, S, M), (None, None, None, T("9m")))],
+                                          chengdu)
+    log = [deal(*HANDS), VoidSuits((S, S, S, S)), Discard(0, T("8m")), Draw(1, T("5s")), Discard(1, T("5s")),
+           Draw(2, T("6s")), Discard(2, T("6s")), Draw(3, T("7s")), Discard(3, T("9m")), WallEnd()]
+
+    def pigs(opts: SichuanOptions) -> list[tuple[int, int | None, int]]:
+        lenient = replace(opts, void_discard=VoidDiscard.LENIENT)
+        return [(t.payer, t.payee, t.amount) for t in run(log, lenient, wall=3).settlement().transfers
+                if t.kind == Line.FLOWER_PIG]
+    assert pigs(chengdu) == [(3, 0, 16), (3, 1, 16), (3, 2, 16)]
+    assert pigs(PLAIN) == []  # MIL: no 查花猪 unless the option says
