@@ -32,6 +32,7 @@ For hk: min_faan, limit, points_table, payment, self_draw_double, flowers; an en
 value's name (points_table=doubling, payment=discarder_pays_all).
 For guangdong: a list of tiles for ghosts (ghosts=P, ghosts=5m6m); see engine/rules/guangdong/options.py
 for the rest (seven_pairs, self_draw_only, players, horse_start=1|2 ...).
+For mcr: convention=chinese|rulebook (docs/rules/mcr.md); --flower-tiles and --discarded-by are read too.
 
 Bad input prints the error code and message on stderr and exits with status 2.
 """
@@ -342,7 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--prevalent", default="E", help="prevalent wind E S W N (default E)")
     s.add_argument("--flowers", type=int, default=0, help="flower tiles 0-8")
     s.add_argument("--flower-tiles", default="", metavar="NAMES",
-                   help="which flowers, e.g. plum,summer (hk: the seat's own and complete groups score)")
+                   help="which flowers, e.g. plum,summer (hk: the seat's own and complete groups score; "
+                        "mcr: one point each)")
     s.add_argument("--last-of-kind", action="store_true", help="the last copy of the winning tile")
     s.add_argument("--replacement", action="store_true", help="won on the replacement tile after a kong")
     s.add_argument("--robbing", action="store_true", help="won by robbing a kong")

@@ -342,8 +342,10 @@ def fan_def_to_proto(f: FanDef) -> pb.FanDefinition:
                             description=f.description)
 
 
-def fans_to_proto(rule_set: str, fans: Sequence[FanDef], min_points: int) -> pb.ListFansResponse:
-    return pb.ListFansResponse(rule_set=rule_set, fans=[fan_def_to_proto(f) for f in fans], min_points=min_points)
+def fans_to_proto(rule_set: str, fans: Sequence[FanDef], min_points: int, unit: str = "",
+                  context_fields: Sequence[str] = (), tiles: Iterable[int] = ()) -> pb.ListFansResponse:
+    return pb.ListFansResponse(rule_set=rule_set, fans=[fan_def_to_proto(f) for f in fans], min_points=min_points,
+                               unit=unit, context_fields=context_fields, tiles=tiles_to_proto(sorted(tiles)))
 
 
 # ---------------------------------------------------------------------------------------------

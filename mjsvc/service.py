@@ -155,11 +155,12 @@ class Service:
 
     def list_fans(self, req: pb.ListFansRequest) -> pb.ListFansResponse:
         limits.check(req)
-        name, _ = canonical_rule_set(req.rule_set)
+        name, rs = canonical_rule_set(req.rule_set)
         out = self._fans.get(name)
         if out is None:
             fans, min_points = self._api.list_fans(name)
-            out = self._fans[name] = convert.fans_to_proto(name, fans, min_points)
+            out = self._fans[name] = convert.fans_to_proto(name, fans, min_points, rs.table.unit, rs.context_fields,
+                                                           rs.tiles)
         return out
 
     # -- requests that carry several -----------------------------------------------------------

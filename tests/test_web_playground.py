@@ -124,3 +124,30 @@ def test_rule_sets_offered(shown: dict) -> None:
 
 def test_screenshot_taken(shown: dict) -> None:
     assert shown["screenshot"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_each_rule_set_speaks_its_own_terms(shown: dict, server: ServerProcess) -> None:
+    """Riichi shows han, fu and points; Sichuan fan and value; context a rule set does not read is greyed out and
+    not sent (no BAD_CONTEXT for the flowers left typed in); tiles it does not play are greyed out."""
+    r = grpc_evaluate(server, pb.EvaluateRequest(
+        rule_set="riichi", hand=pb.Hand(concealed=T("123m456p789s1sEEE"), winning_tile=T("1s")[0]),
+        context=pb.WinContext(self_drawn=True, seat_wind=pb.WIND_EAST, prevalent_wind=pb.WIND_SOUTH)))
+    assert shown["riichiVerdict"] == f"Win: {r.best.han} han {r.best.fu} fu, {r.best.points} points"
+    assert shown["riichiFlowersDisabled"] is True and shown["riichiErrors"] == ""
+    s = grpc_evaluate(server, pb.EvaluateRequest(
+        rule_set="sichuan", hand=pb.Hand(concealed=T("123m456m789m11p55p"), winning_tile=T("5p")[0]),
+        context=pb.WinContext(self_drawn=True, seat_wind=pb.WIND_EAST)))
+    assert shown["sichuanVerdict"] == f"Win: {s.best.total} fan, value {s.best.points}"
+    assert shown["sichuanEastDisabled"] is True and shown["sichuanOneDotDisabled"] is False
+
+
+def test_build_without_a_python_says_what_to_do(tmp_path: Path) -> None:
+    """On a clone without .venv the build says to run `make setup` (or set MJSVC_PYTHON), not a Node stack trace."""
+    if not shutil.which("node"):
+        pytest.skip("node is needed (Debian: nodejs)")
+    clone = tmp_path / "web"
+    shutil.copytree(WEB, clone, ignore=shutil.ignore_patterns("node_modules", "dist", "gen"))
+    env = {k: v for k, v in os.environ.items() if k != "MJSVC_PYTHON"}
+    proc = subprocess.run(["node", "build.mjs"], cwd=clone, capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "make setup" in proc.stderr and "MJSVC_PYTHON" in proc.stderr and "    at " not in proc.stderr

@@ -6,14 +6,20 @@
 // comes from the same environment (googleapis-common-protos).
 //   MJSVC_PYTHON   the Python with grpcio-tools (default: ../../.venv/bin/python)
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
 const python = process.env.MJSVC_PYTHON || join(root, '.venv', 'bin', 'python');
+if (!process.env.MJSVC_PYTHON && !existsSync(python)) {
+  console.error(`build: no Python with grpcio-tools at ${python}.\n`
+    + 'Run `make setup` at the repository root first (it creates .venv), or set MJSVC_PYTHON to a Python that '
+    + 'has grpcio-tools and googleapis-common-protos installed.');
+  process.exit(2);
+}
+const esbuild = await import('esbuild'); // after the check above: a clone without .venv hears about it first
 
 const [wktDir, googleDir] = execFileSync(python, ['-c', [
   'import os, grpc_tools, google.rpc.error_details_pb2 as details',

@@ -27,10 +27,16 @@ try {
   out.ruleSets = await page.$$eval('#rule-set option', (os) => os.map((o) => ({ value: o.value, disabled: o.disabled })));
 
   const settle = async (selector, pattern) => {
-    await page.waitForFunction(([s, p]) => {
-      const e = document.querySelector(s);
-      return !document.body.dataset.busy && e && new RegExp(p).test(e.textContent ?? '');
-    }, [selector, pattern], { timeout: 20000 });
+    try {
+      await page.waitForFunction(([s, p]) => {
+        const e = document.querySelector(s);
+        return !document.body.dataset.busy && e && new RegExp(p).test(e.textContent ?? '');
+      }, [selector, pattern], { timeout: 20000 });
+    } catch (err) {
+      const seen = await page.evaluate((s) => [document.querySelector(s)?.textContent,
+        ...[...document.querySelectorAll('.field-error')].map((e) => e.textContent)].filter(Boolean).join(' | '), selector);
+      throw new Error(`${selector} never matched /${pattern}/; the page shows: ${seen}`);
+    }
   };
 
   // The README's hand, typed: 123m456p789s1sEEE won on 1s, self-drawn, seat East, prevalent South, 2 flowers.
@@ -84,6 +90,26 @@ try {
   await page.fill('#melds', 'pong:CCC');
   await settle('#melds-error', 'expected chow');
   out.meldsError = await page.textContent('#melds-error');
+
+  // Each rule set in its own terms: Riichi's han, fu and points; the flower count it does not read greyed out
+  // and not sent (2 flowers stay typed in, and no BAD_CONTEXT comes back).
+  await page.fill('#melds', '');
+  await page.fill('#flowers', '2');
+  await page.fill('#hand', '123m456p789s1sEEE');
+  await page.fill('#winning-tile', '1s');
+  await page.selectOption('#rule-set', 'riichi');
+  await settle('#verdict', ' han ');
+  out.riichiVerdict = await page.textContent('#verdict');
+  out.riichiFlowersDisabled = await page.$eval('#flowers', (e) => e.disabled);
+  out.riichiErrors = await page.$$eval('.field-error', (es) => es.map((e) => e.textContent).join(''));
+  // Sichuan: no honours on the palette, fan and value in the headline.
+  await page.selectOption('#rule-set', 'sichuan');
+  await page.fill('#hand', '123m456m789m11p555p');
+  await page.fill('#winning-tile', '');
+  await settle('#verdict', ' fan, value ');
+  out.sichuanVerdict = await page.textContent('#verdict');
+  out.sichuanEastDisabled = await page.$eval('#palette button[data-tile="E"]', (e) => e.disabled);
+  out.sichuanOneDotDisabled = await page.$eval('#palette button[data-tile="1p"]', (e) => e.disabled);
 } finally {
   await context.close();
   rmSync(profile, { recursive: true, force: true });

@@ -25,6 +25,18 @@ const SHAPES: Record<number, string> = {
 };
 const FLAGS = ['self_drawn', 'last_of_kind', 'replacement_tile', 'robbing_kong', 'last_wall_tile', 'heavenly',
   'earthly', 'ready_declared', 'heavenly_ready', 'riichi'] as const;
+// The context controls that are not flags, by the WinContext field each one sets.
+const CONTROLS: [string, string][] = [['seat', 'seat_wind'], ['prevalent', 'prevalent_wind'], ['flowers', 'flowers']];
+
+// What each rule set plays and reads, as its server says (ListFans): the unit of its fans, the context fields
+// it reads (any other one sent would be BAD_CONTEXT, so the page sends only these) and its tiles.
+interface RuleSetInfo {
+  unit: string;
+  reads: Set<string>;
+  tiles: Set<number>;
+}
+const INFO = new Map<string, RuleSetInfo>();
+const currentInfo = (): RuleSetInfo | undefined => INFO.get($<HTMLSelectElement>('rule-set').value);
 
 const $ = <T extends HTMLElement>(id: string): T => {
   const e = document.getElementById(id);
@@ -140,17 +152,54 @@ function readForm(): Situation | null {
 }
 
 function contextOf() {
-  const ctx = create(WinContextSchema, {
-    seatWind: Number($<HTMLSelectElement>('seat').value) as Wind,
-    prevalentWind: Number($<HTMLSelectElement>('prevalent').value) as Wind,
-    flowers: Number($<HTMLInputElement>('flowers').value || 0),
-  });
+  const reads = currentInfo()?.reads;
+  const read = (field: string): boolean => !reads || reads.has(field);
+  const ctx = create(WinContextSchema, {});
+  if (read('seat_wind')) ctx.seatWind = Number($<HTMLSelectElement>('seat').value) as Wind;
+  if (read('prevalent_wind')) ctx.prevalentWind = Number($<HTMLSelectElement>('prevalent').value) as Wind;
+  if (read('flowers')) ctx.flowers = Number($<HTMLInputElement>('flowers').value || 0);
   for (const flag of FLAGS) {
     const box = document.getElementById(`ctx-${flag}`) as HTMLInputElement | null;
     const key = flag.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()) as 'selfDrawn';
-    if (box?.checked) ctx[key] = true;
+    if (box?.checked && read(flag)) ctx[key] = true;
   }
   return ctx;
+}
+
+// The rule set chosen: controls for fields it does not read are greyed out (and not sent), and so are the
+// palette's tiles it does not play.
+function applyRuleSet(): void {
+  const info = currentInfo();
+  const name = $<HTMLSelectElement>('rule-set').value;
+  const enable = (control: HTMLInputElement | HTMLSelectElement, field: string): void => {
+    const used = !info || info.reads.has(field);
+    control.disabled = !used;
+    const label = control.closest('label');
+    label?.classList.toggle('unused', !used);
+    if (label) label.title = used ? '' : `${name} does not use this`;
+  };
+  for (const [id, field] of CONTROLS) enable($<HTMLInputElement>(id), field);
+  for (const flag of FLAGS) enable($<HTMLInputElement>(`ctx-${flag}`), flag);
+  for (const b of document.querySelectorAll<HTMLButtonElement>('#palette button')) {
+    b.disabled = !!info && !info.tiles.has(Number(b.dataset.value));
+  }
+}
+
+// The headline in the rule set's own terms.
+function verdictText(s: Scoring, unit: string): string {
+  switch (unit) {
+    case 'han':
+      return s.yakuman ? `Win: yakuman${s.yakuman > 1 ? ` ×${s.yakuman}` : ''}, ${s.points} points`
+        : `Win: ${s.han} han ${s.fu} fu, ${s.points} points`;
+    case 'fan':
+      return `Win: ${s.total} fan, value ${s.points}`;
+    case 'faan':
+      return `Win: ${s.total} faan, ${s.points} points`;
+    case 'multiplier':
+      return `Win: ×${s.total}, ${s.points} points`;
+    default:
+      return `Win: ${s.total} points`;
+  }
 }
 
 // -- drawing the answers ---------------------------------------------------------------------------
@@ -222,7 +271,8 @@ function showEvaluation(r: EvaluateResponse | null, why: string): void {
     out.appendChild(h('p', 'note', why));
     return;
   }
-  const verdict = h('p', 'verdict', r.isWin && r.best ? `Win: ${r.best.total} points` : 'Not a winning hand');
+  const verdict = h('p', 'verdict', r.isWin && r.best ? verdictText(r.best, currentInfo()?.unit ?? 'points')
+    : 'Not a winning hand');
   verdict.id = 'verdict';
   out.appendChild(verdict);
   if (r.isWin && r.best) {
@@ -368,6 +418,7 @@ async function probeRuleSets(): Promise<void> {
     try {
       const r = await client.listFans({ ruleSet: name });
       opt.title = `${r.fans.length} fans, minimum ${r.minPoints}`;
+      INFO.set(name, { unit: r.unit, reads: new Set(r.contextFields), tiles: new Set(r.tiles.map(Number)) });
     } catch (err) {
       if (ConnectError.from(err).code !== Code.InvalidArgument) {
         showServerError(err); // the server is not reachable: say so, keep the choice open
@@ -389,6 +440,7 @@ function buildPalette(): void {
     b.type = 'button';
     b.title = `Add ${tileEnglish(t)} (${tileChinese(t)})`;
     b.dataset.tile = tileCode(t);
+    b.dataset.value = String(t);
     b.appendChild(tileSvg(t, 34));
     b.appendChild(h('span', 'palette-label', tileCode(t)));
     b.addEventListener('click', () => {
@@ -435,6 +487,8 @@ async function main(): Promise<void> {
     void run();
   });
   await probeRuleSets();
+  $('rule-set').addEventListener('change', applyRuleSet);
+  applyRuleSet();
   document.body.dataset.ready = 'true';
   await run();
 }

@@ -1,7 +1,27 @@
 """Chinese Official (MCR, 国标麻将) rules: the 81 fans, scored exactly as pymahjonggb scores them.
 
 catalogue.py holds the fans as data, predicates.py one rule per fan, facts.py what the rules read,
-scoring.py the mechanism (five principles, every decomposition, the best first).
+scoring.py the mechanism (five principles, every decomposition, the best first) and the payments,
+options.py the one option, rulebook.py the other convention, payments.py the payment rule's source.
+
+Rulings and sources (docs/rules/mcr.md says the same for readers):
+
+* Conventions (`options.mcr.convention`): CHINESE, the default, is the Chinese convention as
+  ChineseOfficialMahjongHelper / pymahjonggb score it (tests/test_mcr_oracle.py); RULEBOOK is the English
+  rulebook of 2006 (WMO, "Mahjong Competition Rules") where it differs, exactly four rulings: (a) Two
+  Concealed Kongs is 8 points, (b) a melded plus a concealed kong is Two Melded Kongs + Concealed Kong, not
+  the 5-point 明暗杠 (id 82), (c) the concealed-hand fans (Seven Pairs, Thirteen Orphans, the honours-and-
+  knitted hands, Nine Gates, Seven Shifted Pairs, Four Concealed Pungs) do not waive Fully Concealed Hand,
+  (d) All Green does not waive Half Flush. Sources in rulebook.py; tests/test_mcr_conventions.py shows on
+  the shared reference cases that nothing else changes.
+* Flowers: fan 81 Flower Tiles, one point per flower, from `flowers` (a count) or `flower_tiles` (which
+  ones); both given must agree (BAD_CONTEXT naming flower_tiles). They count in the total and the
+  payments, never toward the 8-point minimum.
+* Payments (`Scoring.payments`, every seat, summing to zero): the competition rule, base 8 (payments.py):
+  self-drawn, each of the three pays total + 8; on a discard, the discarder (`discarded_by`, relative to the
+  winner at `seat_wind`; a robbed kong's owner) pays total + 8 and the other two 8. A discard win without
+  `discarded_by` has no payments; a self-draw naming a discarder is CONTRADICTORY_CONTEXT; a hand under the
+  minimum has none.
 
 Speed comes from tables keyed on small values that recur across different hands (one suit's counts,
 which kinds are held, the situation, the tiles of a family of sets, a set of fan ids), never on a whole
@@ -18,7 +38,8 @@ from engine import shapes
 from engine.rules.mcr import facts, predicates, scoring
 from engine.rules.mcr import tables as mcr_tables
 from engine.rules.mcr.catalogue import TABLE
-from engine.rules.model import ALL_TILES, NoOptions, RuleSet
+from engine.rules.mcr.options import McrOptions
+from engine.rules.model import ALL_TILES, RuleSet
 from engine.shapes import ShapeKind
 from engine.tables import TABLES
 
@@ -28,10 +49,11 @@ RULE_SET = RuleSet(
     table=TABLE,
     tiles=ALL_TILES,
     shapes=frozenset(ShapeKind),
-    options_type=NoOptions,
-    # what the fans read; `extra`, the Riichi and Sichuan facts and the two-player flags are ignored
+    options_type=McrOptions,
+    # what the fans and the payments read (`flower_tiles`: Flower Tiles by which flowers; `discarded_by`: who
+    # pays); any other field is refused
     context_fields=("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "last_wall_tile",
-                    "seat_wind", "prevalent_wind", "flowers"),
+                    "seat_wind", "prevalent_wind", "flowers", "flower_tiles", "discarded_by"),
     minimum=8,
     score=scoring.evaluate,
     allow_quad_pairs=True,

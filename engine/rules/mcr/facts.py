@@ -204,7 +204,8 @@ class HandFacts:
         self.n_kongs = n_kongs
         self_drawn = ctx.self_drawn
         self.self_drawn = self_drawn
-        self.flowers = ctx.flowers
+        # Flower Tiles, one point each: the count, or which flowers (both given must agree: scoring.check_context)
+        self.flowers = ctx.flowers or len(ctx.flower_tiles)
         # decomposition features (see SetFacts) that hold for every decomposition of this hand
         self.features = (0 if melds else NO_MELDS) | (
             ONE_SUIT if key & (_ABSENT_BITS | _HONORS_BIT) == 2 else 0)

@@ -37,13 +37,16 @@ from itertools import combinations_with_replacement as _multisets
 from math import comb
 from typing import Final
 
-from engine.hand import Hand, WinContext
+from engine.errors import BadContextError, ContradictoryContextError
+from engine.hand import ClaimedFrom, Hand, WinContext
 from engine.results import Evaluation, FanHit, Scoring
 from engine.rules.mcr import predicates as P
+from engine.rules.mcr import rulebook
 from engine.rules.mcr import tables as mcr_tables
 from engine.rules.mcr.catalogue import BY_ID, TABLE, MCRFan
 from engine.rules.mcr.facts import STANDARD, HandFacts, SetFacts
-from engine.rules.model import NoOptions, Scope
+from engine.rules.mcr.options import McrConvention, McrOptions
+from engine.rules.model import Scope
 from engine.rules.principles import Principles
 from engine.shapes import Decomposition, ShapeKind, decompositions
 
@@ -270,17 +273,25 @@ _SITUATION_HITS: Final = [tuple(FanHit(BY_ID[fid], 1, (), (t,)) for t in range(3
                           for fid in _ID_RANGE]
 
 
-def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d: Decomposition) -> Scoring:
+def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d: Decomposition,
+                        by_rulebook: bool = False) -> Scoring:
+    """One decomposition scored, under the Chinese convention or (`by_rulebook`) the English rulebook's
+    (engine.rules.mcr.rulebook: its table and one step on the raw hits), with its payments."""
     sf = SetFacts(d, h)
-    fans = PRINCIPLES.apply(_raw_hits(h, hand_hits, sf))
+    if by_rulebook:
+        fans = rulebook.PRINCIPLES_RULEBOOK.apply(rulebook.adjust(_raw_hits(h, hand_hits, sf)))
+        defs = rulebook.DEF_OF
+        points = rulebook.POINTS_OF
+    else:
+        fans = PRINCIPLES.apply(_raw_hits(h, hand_hits, sf))
+        defs = _DEF_OF  # a FanHit is built per fan found: a compiled constructor costs less than interning
+        points = _POINTS_OF
     if not fans:
         fans = {CHICKEN: [sf.all_sets]}
     win = h.win
     knitted = d.knitted
     has_sets = bool(d.sets)
     situational = _SITUATION_HITS
-    defs = _DEF_OF  # a FanHit is built per fan found: a compiled constructor costs less than interning
-    points = _POINTS_OF
     out: list[FanHit] = []
     base = 0
     for fid, hits in fans.items():
@@ -300,7 +311,32 @@ def score_decomposition(h: HandFacts, hand_hits: tuple[tuple[int, int], ...], d:
     flowers = h.flowers
     if flowers:
         out.append(FanHit(BY_ID[_FLOWER_TILES], flowers, (), ()))
-    return Scoring(tuple(out), base + flowers, base >= 8, d)
+    total = base + flowers
+    if base < 8:  # below the minimum: not a legal win, nobody pays
+        return Scoring(tuple(out), total, False, d)
+    ctx = h.ctx
+    return Scoring(tuple(out), total, True, d, payments=payments(total, ctx.seat_wind, h.self_drawn, ctx.discarded_by))
+
+
+# The competition rule's base (engine.rules.mcr.payments), and by ClaimedFrom value (NONE, LEFT, ACROSS, RIGHT)
+# how many seats after the winner's, in turn order, the discarder sits.
+_BASE: Final = 8
+_DISCARDER_OFFSET: Final = (0, 3, 2, 1)
+
+
+def payments(total: int, winner: int, self_drawn: bool, discarded_by: int) -> tuple[tuple[int, int], ...]:
+    """Every seat's signed change for a win worth `total` (flowers included), as (seat wind value, amount),
+    East first, summing to zero (the rule and its source: engine.rules.mcr.payments). Self-drawn: each of
+    the three pays total + 8; on a discard: the discarder total + 8, the other two 8 each; () when a win on a
+    discard names no discarder (`discarded_by` 0)."""
+    if self_drawn:
+        each = total + _BASE
+        return tuple([(w, 3 * each if w == winner else -each) for w in range(4)])
+    if discarded_by == 0:
+        return ()
+    discarder = (winner + _DISCARDER_OFFSET[discarded_by]) % 4
+    won = total + 3 * _BASE
+    return tuple([(w, won if w == winner else -(total + _BASE) if w == discarder else -_BASE) for w in range(4)])
 
 
 def _division_key(d: Decomposition) -> tuple[int, ...]:
@@ -374,9 +410,24 @@ def rank(scored: list[Scoring]) -> list[Scoring]:
 _CHOW_COMBINATIONS: Final = _chow_combinations()
 
 
-def evaluate(hand: Hand, ctx: WinContext, options: NoOptions | None = None) -> Evaluation:
-    """Every decomposition of a validated winning hand scored, the best first (MCR has no options:
-    `options` is there so that this is the rule set's `score` itself)."""
+def check_context(ctx: WinContext) -> None:
+    """What MCR reads beyond engine.hand.validate_context: `flower_tiles` and `flowers` agree when both are
+    given (BAD_CONTEXT naming flower_tiles); a self-drawn tile was discarded by no one (CONTRADICTORY_CONTEXT)."""
+    held = ctx.flower_tiles
+    if held and ctx.flowers and ctx.flowers != len(held):
+        raise BadContextError(f"flower_tiles: flowers says {ctx.flowers} and flower_tiles holds {len(held)}; MCR "
+                              "scores one point per flower, give either or both agreeing", "flower_tiles")
+    if ctx.self_drawn and ctx.discarded_by != ClaimedFrom.NONE:
+        raise ContradictoryContextError("discarded_by and self_drawn: a self-drawn tile was discarded by no one",
+                                        "discarded_by")
+
+
+def evaluate(hand: Hand, ctx: WinContext, options: McrOptions | None = None) -> Evaluation:
+    """Every decomposition of a validated winning hand scored, the best first, under the convention of
+    `options` (None: the defaults, the Chinese convention)."""
+    if ctx.flower_tiles or ctx.discarded_by:
+        check_context(ctx)
+    by_rulebook = options is not None and options.convention == McrConvention.RULEBOOK
     decs = decompositions(hand, allow_quad_pairs=True)
     if not decs:
         return Evaluation(False)
@@ -387,6 +438,6 @@ def evaluate(hand: Hand, ctx: WinContext, options: NoOptions | None = None) -> E
         if n > 0:
             hand_hits += ((fid, n),)
     if len(decs) == 1:
-        return Evaluation(True, score_decomposition(h, hand_hits, decs[0]), ())
-    scored = rank([score_decomposition(h, hand_hits, d) for d in decs])
+        return Evaluation(True, score_decomposition(h, hand_hits, decs[0], by_rulebook), ())
+    scored = rank([score_decomposition(h, hand_hits, d, by_rulebook) for d in decs])
     return Evaluation(True, scored[0], tuple(scored[1:]))

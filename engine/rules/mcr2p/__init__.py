@@ -22,8 +22,9 @@ Every decomposition is scored; the best has the highest total, ties keep engine.
 
 Rulings (where the table is silent or its code disagrees with it):
 
-1. Minimum: the seed states none; 8 points as in MCR. There is no flower fan in the table, so
-   flowers (context.flowers) are accepted and never scored; meets_minimum is total >= 8.
+1. Minimum: the seed states none; 8 points as in MCR; meets_minimum is total >= 8. There is no flower
+   fan in the table (the seed's table and code have none), so `flowers` and `flower_tiles` are not read:
+   they are not in `context_fields` (a field a rule set does not read is refused, not ignored).
 2. Seven pairs may use a four of a kind as two pairs (allow_quad_pairs): the table's 一色四同顺
    waives 七对, which only makes sense if 111122223333 + pair can be read as seven pairs.
 3. Names: 大于五 / 小于五 as in the seed's code and the issue (the table row writes 大于5 / 小于5).
@@ -72,6 +73,13 @@ Rulings (where the table is silent or its code disagrees with it):
    accepted for the non-dealer; the option `non_dealer_seat` (west, south or north) names the one seat
    a table uses, and then a seat wind that is neither East nor that one is BAD_CONTEXT naming
    `seat_wind`. There is no prevalent-wind fan, so `prevalent_wind` is not read.
+12. Payments (Scoring.payments): the seed's write-up names no payment rule, so the MCR competition rule's
+   base of 8 applies between the two players (engine.rules.mcr.payments.two_player): the other player pays
+   the total + 8, whether the win is self-drawn or on their discard (there is no third player, so no
+   discarder to name: `discarded_by` is not read). Two entries, East first, summing to zero. The other
+   player's seat: East when the non-dealer wins; when the dealer wins, the seat `non_dealer_seat` names, or
+   West when it is "any" (the seed's code seats the non-dealer West: 闲家为西). A hand below the minimum
+   has no payments.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from operator import attrgetter
 from engine.errors import ContradictoryContextError, MissingWinningTileError
 from engine.hand import Hand, WinContext, Wind
 from engine.results import Evaluation, FanHit, Scoring
+from engine.rules.mcr.payments import two_player
 from engine.rules.mcr2p.facts import Facts, waiting_tiles
 from engine.rules.mcr2p.fans import FIND, TABLE, Occ
 from engine.rules.principles import Forest, Principles
@@ -44,7 +45,17 @@ def _dedupe(f: Facts, occs: list[Occ]) -> list[Occ]:
     return out
 
 
-def score_decomposition(f: Facts) -> Scoring:
+def loser_seat(winner: Wind, non_dealer_seat: str) -> Wind:
+    """The other player's seat (ruling 12): East when the non-dealer wins; when the dealer wins, the
+    non-dealer's seat the option names, or West (the seed's code: 闲家为西) when it names none."""
+    if winner != DEALER_SEAT:
+        return DEALER_SEAT
+    return Wind.WEST if non_dealer_seat == "any" else Wind[non_dealer_seat.upper()]
+
+
+def score_decomposition(f: Facts, loser: Wind | None = None) -> Scoring:
+    """One decomposition scored; a win that meets the minimum has its payments (`loser`: the other player's
+    seat; None: no payments)."""
     raw: dict[int, list[Occ]] = {}
     for fid in _ORDER:
         occs = FIND[fid](f)
@@ -57,7 +68,9 @@ def score_decomposition(f: Facts) -> Scoring:
         hits.append(FanHit(TABLE.def_by_id[fid], len(occs), tuple(sorted({i for o in occs for i in o.sets})), tiles))
     hits.sort(key=lambda h: (-h.fan.points, h.fan.id))
     total = sum(h.points for h in hits)  # no flower fan in this table, so flowers never add
-    return Scoring(tuple(hits), total, total >= MIN_POINTS, f.dec)
+    meets = total >= MIN_POINTS
+    paid = two_player(total, f.ctx.seat_wind, loser) if meets and loser is not None else ()
+    return Scoring(tuple(hits), total, meets, f.dec, payments=paid)
 
 
 def check_context(hand: Hand, ctx: WinContext, options: object = None) -> None:
@@ -94,7 +107,8 @@ def evaluate(hand: Hand, context: WinContext, options: object = None) -> Evaluat
     if not decs:
         return Evaluation(False)
     waits = waiting_tiles(hand, ALLOW_QUAD_PAIRS)
-    scored = [score_decomposition(Facts(hand, context, d, waits)) for d in decs]
+    loser = loser_seat(context.seat_wind, getattr(options, "non_dealer_seat", "any"))
+    scored = [score_decomposition(Facts(hand, context, d, waits), loser) for d in decs]
     # Best first: highest total; ties keep engine.shapes' decomposition order.
     ranked = [s for _, s in sorted(enumerate(scored), key=lambda p: (-p[1].total, p[0]))]
     return Evaluation(True, ranked[0], tuple(ranked[1:]))

@@ -52,7 +52,7 @@ RULE_SET = RuleSet(
     shapes=SHAPES,
     options_type=RiichiOptions,
     context_fields=("self_drawn", "replacement_tile", "robbing_kong", "last_wall_tile", "seat_wind",
-                    "prevalent_wind", "flowers", "flower_tiles", "heavenly", "earthly", "riichi", "double_riichi",
+                    "prevalent_wind", "heavenly", "earthly", "riichi", "double_riichi",
                     "ippatsu", "dora_indicators", "ura_dora_indicators", "honba", "riichi_sticks", "discarded_by"),
     minimum=1,
     red_fives=True,
