@@ -11,20 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.hand import MeldKind, Suit
+from engine.rules.round import Claim, Deal, Discard, Draw, FalseWin, Kong, WallEnd, Win
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
-from engine.rules.sichuan.referee import (
-    Claim,
-    Deal,
-    Discard,
-    Draw,
-    Event,
-    Exchange,
-    FalseWin,
-    Kong,
-    VoidSuits,
-    WallEnd,
-    Win,
-)
+from engine.rules.sichuan.referee import Event, Exchange, VoidSuits
 from engine.rules.sichuan.round_options import VoidDiscard
 from engine.tiles import parse_tile
 

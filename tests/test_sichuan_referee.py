@@ -12,23 +12,9 @@ from dataclasses import replace
 import pytest
 
 from engine.hand import MeldKind, Suit
+from engine.rules.round import Claim, Deal, Discard, Draw, FalseWin, IllegalEventError, Kong, WallEnd, Win
 from engine.rules.sichuan.options import SichuanOptions, Variant
-from engine.rules.sichuan.referee import (
-    Claim,
-    Deal,
-    Discard,
-    Draw,
-    Event,
-    FalseWin,
-    IllegalEventError,
-    Kong,
-    Line,
-    Round,
-    VoidSuits,
-    WallEnd,
-    Win,
-    settle,
-)
+from engine.rules.sichuan.referee import Event, Line, Round, VoidSuits, settle
 from engine.rules.sichuan.round_options import VoidDiscard
 from engine.tiles import parse_tile, parse_tiles
 

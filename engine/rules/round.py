@@ -103,6 +103,13 @@ class Win:
 
 
 @dataclass(frozen=True)
+class FalseWin:
+    """诈胡: a win declared without a winning hand (the rule set says its penalty, if any)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class WallEnd:
     """DrawnGame EXHAUSTIVE: the wall has run out."""
 

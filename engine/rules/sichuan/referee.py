@@ -46,8 +46,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from engine import api
-from engine.errors import BadOptionError, EngineError
+from engine.errors import BadOptionError
 from engine.hand import Hand, Meld, MeldKind, Suit, WinContext, Wind, kong, make_hand, pung
+from engine.rules.round import Claim, Deal, Discard, Draw, FalseWin, IllegalEventError, Kong, WallEnd, Win
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
 from engine.rules.sichuan.payments import relative
 from engine.rules.sichuan.round_options import VoidDiscard
@@ -59,24 +60,8 @@ WALL = 108 - 13 * 4 - 1  # 55 tiles to draw after the deal
 SUITS = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
 
 
-class IllegalEventError(EngineError):
-    """An event the rules do not allow at that point of the log; `index` is the event's position."""
-
-    code = "ILLEGAL_EVENT"
-
-    def __init__(self, index: int, message: str, field: str = "") -> None:
-        super().__init__(f"events[{index}]: {message}", field or f"events[{index}]")
-        self.index = index
-
-
 # ---------------------------------------------------------------------------------------------
-# The events (engine side of HandEvent)
-
-
-@dataclass(frozen=True)
-class Deal:
-    hands: tuple[tuple[int, ...], ...]
-    dealer: int
+# The events: those of every Chinese table (engine.rules.round) and Sichuan's own
 
 
 @dataclass(frozen=True)
@@ -91,56 +76,6 @@ class Exchange:
 class VoidSuits:
     suits: tuple[Suit, ...]
     set_aside: tuple[int | None, ...] = (None, None, None, None)
-
-
-@dataclass(frozen=True)
-class Draw:
-    seat: int
-    tile: int
-
-
-@dataclass(frozen=True)
-class Discard:
-    seat: int
-    tile: int
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A pung or an exposed kong on the last discard (by `discarder`)."""
-
-    seat: int
-    kind: MeldKind
-    tile: int
-    discarder: int
-
-
-@dataclass(frozen=True)
-class Kong:
-    """A concealed kong, or an added kong (a tile added to the player's pung)."""
-
-    seat: int
-    tile: int
-    concealed: bool
-
-
-@dataclass(frozen=True)
-class Win:
-    """`discarder` None: self-drawn; on a robbed kong the kong's owner."""
-
-    seat: int
-    tile: int
-    discarder: int | None
-
-
-@dataclass(frozen=True)
-class FalseWin:
-    seat: int
-
-
-@dataclass(frozen=True)
-class WallEnd:
-    """DrawnGame EXHAUSTIVE: the wall has run out."""
 
 
 Event = Deal | Exchange | VoidSuits | Draw | Discard | Claim | Kong | Win | FalseWin | WallEnd
