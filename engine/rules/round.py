@@ -95,11 +95,13 @@ class Kong:
 
 @dataclass(frozen=True)
 class Win:
-    """`discarder` None: self-drawn; on a robbed kong the kong's owner."""
+    """`discarder` None: self-drawn; on a robbed kong the kong's owner. `horses`: the tiles drawn from the
+    wall as horses after the win (Guangdong 买马)."""
 
     seat: int
     tile: int
     discarder: int | None
+    horses: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -222,6 +224,11 @@ class Table:
     log: list[Any] = field(default_factory=list)
     index: int = 0
     pending_opening: int | None = None  # opening phase: the seat whose flower replacement is due
+    turn_kongs: int = 0  # kongs in a row by the seat in turn, each followed by its replacement draw
+    fed: list[tuple[int, int, int]] = field(default_factory=list)  # claims: (claimer, tile, discarder)
+    kong_feeder: int | None = None  # the discarder of the exposed kong whose replacement is being drawn
+    first_discards: list[tuple[int, int]] = field(default_factory=list)  # the opening go-round's discards
+    interrupted: bool = False  # a claim or a kong happened before every seat had discarded once
 
     def __post_init__(self) -> None:
         self.seats = [SeatState() for _ in range(self.seats_n)]
@@ -241,9 +248,9 @@ class Table:
     def relative(self, seat: int, other: int) -> ClaimedFrom:
         """`other` seen from `seat` (LEFT: the player before it in turn)."""
         step = (other - seat) % self.seats_n
-        if self.seats_n == 2:
+        if step == self.seats_n - 1:  # the player before (with two players: the other one)
             return ClaimedFrom.LEFT
-        return {3: ClaimedFrom.LEFT, 2: ClaimedFrom.ACROSS, 1: ClaimedFrom.RIGHT}[step]
+        return ClaimedFrom.RIGHT if step == 1 else ClaimedFrom.ACROSS
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.seats_n
@@ -389,6 +396,8 @@ class Table:
         s.drawn += 1
         self.phase, self.drawn_tile = Phase.TURN, ev.tile
         self.turn_kind = TurnKind.REPLACEMENT if self.replacement else TurnKind.DRAWN
+        if not self.replacement:
+            self.turn_kongs, self.kong_feeder = 0, None
         self.replacement = False
 
     def on_discard(self, ev: Discard) -> None:
@@ -397,6 +406,8 @@ class Table:
             raise self.fail(f"seat {ev.seat} discards out of turn")
         self.take(ev.seat, ev.tile)
         self.seats[ev.seat].discarded += 1
+        if self.seats[ev.seat].discarded == 1 and not self.interrupted:
+            self.first_discards.append((ev.seat, ev.tile))
         self.pool[ev.tile] += 1
         self.discard, self.discard_last = (ev.seat, ev.tile), self.wall == 0
         self.phase = Phase.CLAIMS
@@ -440,10 +451,13 @@ class Table:
         s = self.seats[ev.seat]
         s.melds.append(meld)
         s.melds_from.append(seat)
+        self.fed.append((ev.seat, tile, seat))
+        self.interrupted = True
         self.discard = None
         if ev.kind == MeldKind.KONG:
             self.on_kong(ev.seat, tile, "exposed", seat)
             self.phase, self.turn, self.replacement = Phase.DRAW, ev.seat, True
+            self.turn_kongs, self.kong_feeder = 1, seat
         else:
             self.phase, self.turn, self.turn_kind, self.drawn_tile = Phase.TURN, ev.seat, TurnKind.CLAIMED, None
 
@@ -460,6 +474,7 @@ class Table:
             s.melds_from.append(None)
             self.on_kong(ev.seat, ev.tile, "concealed", None)
             self.phase, self.replacement = Phase.DRAW, True
+            self.turn_kongs, self.kong_feeder, self.interrupted = self.turn_kongs + 1, None, True
             return
         i = next((i for i, m in enumerate(s.melds) if m.kind == MeldKind.PUNG and m.first == ev.tile), None)
         if i is None:
@@ -470,9 +485,13 @@ class Table:
         s.melds[i] = make_meld(MeldKind.KONG, (ev.tile,) * 4, added=True, claimed_from=old.claimed_from)
         self.on_kong(ev.seat, ev.tile, "added" if fresh else "added_later", s.melds_from[i])
         self.phase, self.rob = Phase.ROB, (ev.seat, ev.tile)
+        self.turn_kongs, self.kong_feeder, self.interrupted = self.turn_kongs + 1, None, True
 
     def on_kong(self, seat: int, tile: int, kind: str, fed_by: int | None) -> None:
         """Kong money, where the rule set has it (Guangdong)."""
+
+    def on_robbed(self, owner: int, tile: int) -> None:
+        """The added kong of `owner` is robbed: it never happened (its money, if any, goes back)."""
 
     # ------------------------------------------------------------------ wins
 
@@ -523,6 +542,7 @@ class Table:
                 raise self.fail("a robbing win names the kong's owner and tile")
             hand = self.hand(ev.seat, tile)
             flags.update(robbing_kong=True)
+            self.on_robbed(owner, tile)
         elif self.phase == Phase.CLAIMS and self.discard is not None:
             seat, tile = self.discard
             if ev.discarder != seat or ev.tile != tile or ev.seat == seat:
@@ -534,8 +554,18 @@ class Table:
             raise self.fail("a win with no tile to win on")
         kw = self.base_context(ev.seat, ev.discarder, **flags)
         self.extend_context(ev.seat, ev.discarder, kw)
+        if ev.horses:
+            if "horse_tiles" not in rules.get(self.rule_set).context_fields:
+                raise self.fail(f"{self.rule_set} draws no horses")
+            for t in ev.horses:
+                self.consume_wall()
+                self.see(t)
+            kw["horse_tiles"] = tuple(ev.horses)
         ctx = self.context(ev.seat, ev.discarder, kw)
-        result = api.evaluate(hand, ctx, self.rule_set, self.options)
+        try:
+            result = api.evaluate(hand, ctx, self.rule_set, self.options)
+        except EngineError as e:  # the rule set refuses this win (a discard win where only self-draws win, ...)
+            raise self.fail(f"seat {ev.seat} cannot win so: {e.message}") from None
         if not result.is_win or result.best is None or not result.best.meets_minimum:
             raise self.fail(f"seat {ev.seat}'s hand does not win"
                             + (" (under the minimum)" if result.is_win else ""))
