@@ -94,3 +94,20 @@ def test_two_player_table() -> None:
     out = mcr2p.settle(log)
     total = out.wins[0].scoring.total
     assert out.net == (-(total + 8), total + 8) and total >= 8
+
+
+def test_legal_after_a_discard_and_a_draw() -> None:
+    hands = ("EEESSSWWWNNCF5p", "123m456m789m345s5p", "111p222p333p444p6p", "2468m2468s5m7mCFP")
+    t = mcr.table()
+    for ev in [deal(*hands), Discard(0, T("5p"))]:
+        t.apply(ev)
+    legal = t.legal()
+    assert legal[1].win and legal[1].draw and not legal[1].pung  # seat 1 may win on 5p, or draw
+    # seat 2 wins on it too (111p 222p 333p 44p + 456p), and holds 4p and 6p but may not chow: not next
+    assert legal[2].win and legal[2].chows == () and not legal[2].draw
+    t.apply(Draw(1, T("6p")))
+    mine = t.legal()[1]
+    assert mine.discards and not mine.self_win and mine.kongs == ()
+    dealer_first = mcr.table()
+    dealer_first.apply(deal(*hands))
+    assert dealer_first.legal()[0].discards and not dealer_first.legal()[0].self_win

@@ -28,7 +28,7 @@ from typing import Any
 
 from engine import api, rules
 from engine.errors import EngineError
-from engine.hand import ClaimedFrom, Flower, Hand, Meld, MeldKind, WinContext, Wind, make_hand, make_meld
+from engine.hand import ClaimedFrom, Flower, Hand, Meld, MeldKind, Suit, WinContext, Wind, make_hand, make_meld
 from engine.results import Scoring
 from engine.tiles import NUM_FLOWERS, format_tile, is_honor, rank_of, suit_of
 
@@ -114,6 +114,31 @@ class FalseWin:
 @dataclass(frozen=True)
 class WallEnd:
     """DrawnGame EXHAUSTIVE: the wall has run out."""
+
+
+# ---------------------------------------------------------------------------------------------
+# What may happen next (Legal)
+
+
+@dataclass(frozen=True)
+class SeatLegal:
+    """What one seat may do next: the tiles it may discard, its kongs (tile, concealed), a self-drawn
+    win, a win / pung / kong on the discard (or a robbing win), the chows it may make (their lowest
+    tiles), its draw or, the wall being empty, the wall's end; before the play (Sichuan) the suits it
+    may pass three of or declare void. A flower is shown whenever one is dealt or drawn."""
+
+    seat: int
+    discards: tuple[int, ...] = ()
+    kongs: tuple[tuple[int, bool], ...] = ()
+    self_win: bool = False
+    win: bool = False
+    pung: bool = False
+    kong: bool = False
+    chows: tuple[int, ...] = ()
+    draw: bool = False
+    wall_end: bool = False
+    exchange_suits: tuple[Suit, ...] = ()
+    void_suits: tuple[Suit, ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -519,6 +544,30 @@ class Table:
         return WinContext(**{k: v for k, v in kw.items() if k in fields and v not in (False, None, 0, ())})
 
     def on_win(self, ev: Win) -> None:
+        hand, ctx = self.win_situation(ev)
+        try:
+            result = api.evaluate(hand, ctx, self.rule_set, self.options)
+        except EngineError as e:  # the rule set refuses this win (a discard win where only self-draws win, ...)
+            raise self.fail(f"seat {ev.seat} cannot win so: {e.message}") from None
+        if not result.is_win or result.best is None or not result.best.meets_minimum:
+            raise self.fail(f"seat {ev.seat}'s hand does not win"
+                            + (" (under the minimum)" if result.is_win else ""))
+        self.wins.append(WinRecord(ev.seat, ev.discarder, ev.tile, result.best, ctx, self.index))
+        self.settle_win(ev.seat, ev.discarder, result.best, ctx)
+        self.phase = Phase.OVER
+
+    def wins_now(self, ev: Win) -> bool:
+        """Would this win be allowed here (Legal)? Nothing is played."""
+        try:
+            hand, ctx = self.win_situation(ev, probe=True)
+            result = api.evaluate(hand, ctx, self.rule_set, self.options)
+        except EngineError:
+            return False
+        return result.is_win and result.best is not None and result.best.meets_minimum
+
+    def win_situation(self, ev: Win, probe: bool = False) -> tuple[Hand, WinContext]:
+        """The winner's hand and the context of `ev`, derived from the log (IllegalEventError when no win
+        can be declared so here). `probe`: asked by Legal, the log stays as it is."""
         s = self.check_seat(ev.seat)
         flags: dict[str, Any] = {}
         if ev.discarder is None:
@@ -542,7 +591,8 @@ class Table:
                 raise self.fail("a robbing win names the kong's owner and tile")
             hand = self.hand(ev.seat, tile)
             flags.update(robbing_kong=True)
-            self.on_robbed(owner, tile)
+            if not probe:
+                self.on_robbed(owner, tile)
         elif self.phase == Phase.CLAIMS and self.discard is not None:
             seat, tile = self.discard
             if ev.discarder != seat or ev.tile != tile or ev.seat == seat:
@@ -554,24 +604,14 @@ class Table:
             raise self.fail("a win with no tile to win on")
         kw = self.base_context(ev.seat, ev.discarder, **flags)
         self.extend_context(ev.seat, ev.discarder, kw)
-        if ev.horses:
+        if ev.horses and not probe:
             if "horse_tiles" not in rules.get(self.rule_set).context_fields:
                 raise self.fail(f"{self.rule_set} draws no horses")
             for t in ev.horses:
                 self.consume_wall()
                 self.see(t)
             kw["horse_tiles"] = tuple(ev.horses)
-        ctx = self.context(ev.seat, ev.discarder, kw)
-        try:
-            result = api.evaluate(hand, ctx, self.rule_set, self.options)
-        except EngineError as e:  # the rule set refuses this win (a discard win where only self-draws win, ...)
-            raise self.fail(f"seat {ev.seat} cannot win so: {e.message}") from None
-        if not result.is_win or result.best is None or not result.best.meets_minimum:
-            raise self.fail(f"seat {ev.seat}'s hand does not win"
-                            + (" (under the minimum)" if result.is_win else ""))
-        self.wins.append(WinRecord(ev.seat, ev.discarder, ev.tile, result.best, ctx, self.index))
-        self.settle_win(ev.seat, ev.discarder, result.best, ctx)
-        self.phase = Phase.OVER
+        return hand, self.context(ev.seat, ev.discarder, kw)
 
     def extend_context(self, seat: int, discarder: int | None, kw: dict[str, Any]) -> None:
         """Rule-set facts derived from the log (flowers, liability, ...)."""
@@ -593,6 +633,68 @@ class Table:
 
     def on_wall_end(self) -> None:
         """A drawn game settles nothing unless the rule set says."""
+
+    def legal(self) -> tuple[SeatLegal, ...]:
+        """What each seat may do at this point of the log."""
+        out = [SeatLegal(seat) for seat in range(self.seats_n)]
+        if self.phase in (Phase.DEAL, Phase.OVER):
+            return tuple(out)
+        if self.phase == Phase.OPENING:
+            if self.pending_opening is not None:
+                out[self.pending_opening] = SeatLegal(self.pending_opening, draw=True)
+                return tuple(out)
+            if any(s.dealt_short for s in self.seats):
+                return tuple(out)  # dealt flowers still to show
+            out[self.dealer] = self.turn_legal(self.dealer, start=True)
+            return tuple(out)
+        if self.phase == Phase.TURN:
+            out[self.turn] = self.turn_legal(self.turn)
+            return tuple(out)
+        if self.phase == Phase.DRAW:
+            out[self.turn] = SeatLegal(self.turn, draw=self.wall > 0, wall_end=self.wall == 0)
+            return tuple(out)
+        if self.phase == Phase.ROB and self.rob is not None:
+            owner, tile = self.rob
+            for seat in range(self.seats_n):
+                if seat != owner and self.wins_now(Win(seat, tile, owner)):
+                    out[seat] = SeatLegal(seat, win=True)
+            out[owner] = SeatLegal(owner, draw=True)
+            return tuple(out)
+        assert self.discard is not None
+        discarder, tile = self.discard
+        nxt = self.next_seat(discarder)
+        for seat in range(self.seats_n):
+            if seat == discarder:
+                continue
+            held = self.seats[seat].counts
+            chows: tuple[int, ...] = ()
+            if self.chows and seat == nxt and not is_honor(tile):
+                chows = tuple(f for f in range(tile - 2, tile + 1)
+                              if f >= 0 and suit_of(f) == suit_of(tile) and rank_of(f) <= 7
+                              and all(held[t] for t in (f, f + 1, f + 2) if t != tile))
+            out[seat] = SeatLegal(seat, win=self.wins_now(Win(seat, tile, discarder)), pung=held[tile] >= 2,
+                                  kong=held[tile] >= 3 and self.wall > 0, chows=chows,
+                                  draw=seat == nxt and self.wall > 0, wall_end=seat == nxt and self.wall == 0)
+        return tuple(out)
+
+    def turn_legal(self, seat: int, start: bool = False) -> SeatLegal:
+        s = self.seats[seat]
+        held = tuple(t for t in range(34) if s.counts[t])
+        kongs: list[tuple[int, bool]] = []
+        if self.wall > 0:
+            kongs += [(t, True) for t in held if s.counts[t] == 4]
+            kongs += [(m.first, False) for m in s.melds if m.kind == MeldKind.PUNG and s.counts[m.first]]
+        self_win = False
+        if self.turn_kind != TurnKind.CLAIMED:
+            tiles = held if start or self.turn_kind == TurnKind.START else (self.drawn_tile,)
+            saved = self.phase
+            if start:
+                self.phase = Phase.TURN  # as the dealer's first action would find it
+            try:
+                self_win = any(t is not None and self.wins_now(Win(seat, t, None)) for t in tiles)
+            finally:
+                self.phase = saved
+        return SeatLegal(seat, discards=held, kongs=tuple(kongs), self_win=self_win)
 
     def outcome(self) -> Outcome:
         net, pot = net_of(self.transfers, self.seats_n)

@@ -48,7 +48,18 @@ from enum import Enum
 from engine import api
 from engine.errors import BadOptionError
 from engine.hand import Hand, Meld, MeldKind, Suit, WinContext, Wind, kong, make_hand, pung
-from engine.rules.round import Claim, Deal, Discard, Draw, FalseWin, IllegalEventError, Kong, WallEnd, Win
+from engine.rules.round import (
+    Claim,
+    Deal,
+    Discard,
+    Draw,
+    FalseWin,
+    IllegalEventError,
+    Kong,
+    SeatLegal,
+    WallEnd,
+    Win,
+)
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
 from engine.rules.sichuan.payments import relative
 from engine.rules.sichuan.round_options import VoidDiscard
@@ -125,25 +136,6 @@ class Settlement:
     wins: tuple[WinRecord, ...]
     ready: tuple[bool | None, ...]  # at the wall's end, per seat still in (None: won, or not settled)
     complete: bool  # the round has ended (three wins or the wall's end)
-
-
-@dataclass(frozen=True)
-class SeatLegal:
-    """What one seat may do next (Legal): the tiles it may discard, its kongs (tile, concealed), a
-    self-drawn win, a win / pung / kong on the discard (or a robbing win), the next draw or, the wall
-    being empty, the wall's end; before the play, the suits it may pass three of or declare void."""
-
-    seat: int
-    discards: tuple[int, ...] = ()
-    kongs: tuple[tuple[int, bool], ...] = ()
-    self_win: bool = False
-    win: bool = False
-    pung: bool = False
-    kong: bool = False
-    draw: bool = False
-    wall_end: bool = False
-    exchange_suits: tuple[Suit, ...] = ()
-    void_suits: tuple[Suit, ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------
