@@ -8,7 +8,8 @@ from typing import ClassVar
 
 from engine.errors import BadOptionError
 from engine.hand import Suit
-from engine.rules.model import Options, option
+from engine.rules.model import option
+from engine.rules.sichuan.round_options import RoundOptions
 
 # Caps a room may set: 3 (x8) up to 8 (x256, the Chengdu sheet's dearest hand, 清十八罗汉).
 FAN_CAPS = (3, 4, 5, 6, 7, 8)
@@ -45,7 +46,7 @@ class SelfDraw(IntEnum):
 
 
 @dataclass(frozen=True)
-class SichuanOptions(Options):
+class SichuanOptions(RoundOptions):  # the round's options (referee) are its base
     rule_set: ClassVar[str] = "sichuan"
 
     variant: Variant = option(Variant.MIL, "the rule sheet: MIL, or the Chengdu app sheet")

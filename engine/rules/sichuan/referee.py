@@ -1,0 +1,861 @@
+"""The Sichuan referee: a whole 血战到底 round replayed from its event log, each event checked, and
+every transfer of the round (wins, kong money, the wall's end) settled.
+
+Seats are 0-3 in turn order (seat s + 1 plays after seat s); `dealer` names the dealer's seat, who
+sits East for the hand's scoring. Tiles are engine indices (suited tiles only).
+
+The round (both sheets, MIL and Chengdu, their differences as options in round_options.py):
+
+* Deal: the dealer 14 tiles, the others 13; the wall holds the other 55 (kong replacements come from
+  it too). 换三张 (`exchange_three`): each player passes three tiles of one suit, all in one direction.
+* Void suit (定缺): each player names a suit; with `set_aside` (MIL) the player lays a tile of it face
+  down, its forced first discard (a player holding none of the suit lays nothing). A hand holding its
+  void suit never wins; with the strict rule every tile of it is discarded before any other. No
+  tile of the void suit is claimed or declared in a kong.
+* Pungs and kongs, no chow. A win has priority over a pung or a kong; several players may win on one
+  discard (一炮多响). A player who passes a win on a discard may not win on a discard again before its
+  next draw unless the new win has more fan, situation fans (海底, 杠上炮) aside (过水不胡; MIL as the
+  reference plays it).
+* Kong money, paid when the kong is made: concealed 2 from each player still in, exposed 2 from the
+  discarder, added 1 from each player still in only when the fourth tile is the tile just drawn (else
+  nothing). A robbed kong (抢杠) returns its money to the payers. 杠上炮 (a win on the discard made
+  right after a kong's replacement draw): the money of that kong goes back to its payers (MIL), or with
+  呼叫转移 (`call_transfer`, Chengdu's default) to the winner; with several winners it is shared
+  equally, any remainder going to the winners nearest the discarder in turn order first, so the
+  winners never get more than the discarder received.
+* A win: on a self-draw each player still in pays the hand's value (+1 with 自摸加底); on a discard or
+  a robbed kong the discarder pays it to each winner. A winner's seat is out; the round goes on until
+  three players have won or the wall runs out. The next draw is by the first seat still in after the
+  winner (after several winners on one discard: after the last of them in turn order from the
+  discarder).
+* 诈胡 (FalseWin): `false_win_penalty` to each player still in, and the offender's kong money goes back.
+* The wall's end (DrawnGame EXHAUSTIVE), for the players still in: 查花猪 (`flower_pig`): a hand of
+  three suits pays 2 ^ fan_cap to every other player; 查大叫 (`ready_check`): each player not ready pays
+  each ready one the most its hand could win (Analyze's `max_value`); 退税 (`kong_refund`): a player not
+  ready returns the kong money it took; the lenient void rule: a player still holding its void suit
+  pays `void_penalty` to the pot. None of these is settled when the round ends by three wins.
+
+The context of every win is derived from the log (self-drawn, replacement tile, 杠上炮, robbed kong,
+last tile, heavenly, earthly, void suit, seats out), never taken from a flag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from engine import api
+from engine.errors import BadOptionError
+from engine.hand import Hand, Meld, MeldKind, Suit, WinContext, Wind, kong, make_hand, pung
+from engine.rules.round import (
+    Claim,
+    Deal,
+    Discard,
+    Draw,
+    FalseWin,
+    IllegalEventError,
+    Kong,
+    SeatLegal,
+    WallEnd,
+    Win,
+)
+from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
+from engine.rules.sichuan.payments import relative
+from engine.rules.sichuan.round_options import VoidDiscard
+from engine.tiles import format_tile, suit_of
+
+RULE_SET = "sichuan"
+SEATS = 4
+WALL = 108 - 13 * 4 - 1  # 55 tiles to draw after the deal
+SUITS = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
+
+
+# ---------------------------------------------------------------------------------------------
+# The events: those of every Chinese table (engine.rules.round) and Sichuan's own
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """换三张: `tiles[s]` the three tiles seat s passes to seat `to[s]`."""
+
+    tiles: tuple[tuple[int, ...], ...]
+    to: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class VoidSuits:
+    suits: tuple[Suit, ...]
+    set_aside: tuple[int | None, ...] = (None, None, None, None)
+
+
+Event = Deal | Exchange | VoidSuits | Draw | Discard | Claim | Kong | Win | FalseWin | WallEnd
+
+
+# ---------------------------------------------------------------------------------------------
+# The settlement
+
+
+class Line(Enum):
+    WIN = "win"
+    KONG = "kong"
+    KONG_REFUND = "kong_refund"
+    KONG_TRANSFER = "kong_transfer"
+    FALSE_WIN = "false_win_penalty"
+    FLOWER_PIG = "flower_pig"
+    NOT_READY = "not_ready_payout"
+    VOID_PENALTY = "void_penalty"
+
+
+@dataclass(frozen=True)
+class Transfer:
+    kind: Line
+    payer: int
+    payee: int | None  # None: the pot
+    amount: int
+    at_event: int
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class WinRecord:
+    seat: int
+    discarder: int | None
+    tile: int
+    value: int
+    fan: int
+    context: WinContext
+    at_event: int
+
+
+@dataclass(frozen=True)
+class Settlement:
+    net: tuple[int, ...]
+    pot: int
+    transfers: tuple[Transfer, ...]
+    wins: tuple[WinRecord, ...]
+    ready: tuple[bool | None, ...]  # at the wall's end, per seat still in (None: won, or not settled)
+    complete: bool  # the round has ended (three wins or the wall's end)
+
+
+# ---------------------------------------------------------------------------------------------
+# The state of the round
+
+
+@dataclass
+class _Meld:
+    kind: MeldKind
+    tile: int
+    concealed: bool = False
+    added: bool = False
+    source: int | None = None  # the seat the claimed tile came from
+
+
+@dataclass
+class _KongMoney:
+    seat: int
+    paid: dict[int, int]
+    at_event: int
+    open: bool = True  # not yet returned or handed on
+
+
+@dataclass
+class _Seat:
+    counts: list[int] = field(default_factory=lambda: [0] * 27)
+    melds: list[_Meld] = field(default_factory=list)
+    void: Suit | None = None
+    set_aside: int | None = None
+    out: bool = False
+    drawn: int = 0  # draws made
+    passed_fan: int | None = None  # 过水: the most fan passed on a discard since its last draw
+
+
+class Phase(Enum):
+    DEAL = "deal"
+    EXCHANGE = "exchange"
+    VOID = "void"
+    TURN = "turn"  # `turn` holds 14 tiles and acts
+    CLAIMS = "claims"  # after a discard: wins, a pung or a kong, or the next draw
+    WON = "won"  # one or more wins on a discard: more wins on it, or the next draw
+    ROB = "rob"  # after an added kong: robbing wins, or the replacement draw
+    DRAW = "draw"  # the next event is `turn`'s draw (or the wall's end)
+    OVER = "over"
+
+
+class TurnKind(Enum):
+    START = "start"  # the dealer's first turn, before any draw
+    DRAWN = "drawn"
+    REPLACEMENT = "replacement"
+    CLAIMED = "claimed"  # after a pung
+
+
+@dataclass
+class Round:
+    """A round being replayed. `apply` checks and plays one event."""
+
+    opts: SichuanOptions
+    seats: list[_Seat] = field(default_factory=lambda: [_Seat() for _ in range(SEATS)])
+    dealer: int = 0
+    wall: int = WALL
+    phase: Phase = Phase.DEAL
+    turn: int = 0
+    turn_kind: TurnKind = TurnKind.START
+    drawn_tile: int | None = None
+    replacement: bool = False  # the pending draw is a kong's replacement
+    discard: tuple[int, int] | None = None  # (seat, tile) of the discard open to claims
+    discard_after_kong: bool = False
+    discard_last: bool = False
+    rob: tuple[int, int] | None = None  # (seat, tile) of the added kong open to robbing
+    winners_here: list[int] = field(default_factory=list)  # winners on the current discard / kong
+    calls_made: bool = False  # any pung or kong so far (for earthly)
+    kong_money: list[_KongMoney] = field(default_factory=list)
+    last_kong: dict[int, _KongMoney | None] = field(default_factory=dict)  # per seat, its kong this turn
+    transfers: list[Transfer] = field(default_factory=list)
+    wins: list[WinRecord] = field(default_factory=list)
+    ready: list[bool | None] = field(default_factory=lambda: [None] * SEATS)
+    seen: list[int] = field(default_factory=lambda: [0] * 27)  # copies out of the wall
+    index: int = 0
+
+    def __post_init__(self) -> None:
+        check_round_options(self.opts)
+
+    # ------------------------------------------------------------------ helpers
+
+    def fail(self, message: str) -> IllegalEventError:
+        return IllegalEventError(self.index, message)
+
+    def still_in(self, but: int | None = None) -> list[int]:
+        return [s for s in range(SEATS) if not self.seats[s].out and s != but]
+
+    def next_in(self, seat: int) -> int:
+        for k in range(1, SEATS + 1):
+            s = (seat + k) % SEATS
+            if not self.seats[s].out:
+                return s
+        raise self.fail("no player is still in")
+
+    def wind(self, seat: int) -> Wind:
+        return Wind((seat - self.dealer) % SEATS)
+
+    def pay(self, kind: Line, payer: int, payee: int | None, amount: int, detail: str = "") -> None:
+        if amount:
+            self.transfers.append(Transfer(kind, payer, payee, amount, self.index, detail))
+
+    def check_seat(self, seat: int, what: str) -> _Seat:
+        if type(seat) is not int or not 0 <= seat < SEATS:
+            raise self.fail(f"{what}: {seat!r} is not a seat 0-3")
+        return self.seats[seat]
+
+    def holds_void(self, s: _Seat) -> bool:
+        return s.void is not None and any(s.counts[t] for t in range(27) if suit_of(t) == s.void)
+
+    def take(self, seat: int, tile: int, n: int = 1) -> None:
+        s = self.seats[seat]
+        if s.counts[tile] < n:
+            raise self.fail(f"seat {seat} holds {s.counts[tile]} {format_tile(tile)}, needs {n}")
+        s.counts[tile] -= n
+
+    def hand(self, seat: int, win: int | None, *, minus: int | None = None) -> Hand:
+        """The seat's hand as the scorer takes it; `minus`: a tile of the concealed part that is the
+        winning tile (self-drawn)."""
+        s = self.seats[seat]
+        counts = list(s.counts)
+        if minus is not None:
+            counts[minus] -= 1
+        concealed = [t for t in range(27) for _ in range(counts[t])]
+        return make_hand(concealed, [self.meld(seat, m) for m in s.melds], win, sizes=(13, 14))
+
+    def meld(self, seat: int, m: _Meld) -> Meld:
+        rel = relative(self.wind(seat), self.wind(m.source)) if m.source is not None else None
+        if m.kind == MeldKind.PUNG:
+            return pung(m.tile, rel) if rel is not None else pung(m.tile)
+        if m.concealed:
+            return kong(m.tile, concealed=True)
+        if rel is not None:
+            return kong(m.tile, added=m.added, claimed_from=rel)
+        return kong(m.tile, added=m.added)
+
+    # ------------------------------------------------------------------ the events
+
+    def apply(self, ev: Event) -> None:
+        if self.phase == Phase.OVER:
+            raise self.fail("the round is over")
+        if isinstance(ev, Deal):
+            self.deal(ev)
+        elif isinstance(ev, Exchange):
+            self.exchange(ev)
+        elif isinstance(ev, VoidSuits):
+            self.void(ev)
+        elif self.phase in (Phase.DEAL, Phase.EXCHANGE, Phase.VOID):
+            raise self.fail(f"{type(ev).__name__} before the {self.phase.value}")
+        elif isinstance(ev, Draw):
+            self.draw(ev)
+        elif isinstance(ev, Discard):
+            self.discard_(ev)
+        elif isinstance(ev, Claim):
+            self.claim(ev)
+        elif isinstance(ev, Kong):
+            self.kong(ev)
+        elif isinstance(ev, Win):
+            self.win(ev)
+        elif isinstance(ev, FalseWin):
+            self.false_win(ev)
+        elif isinstance(ev, WallEnd):
+            self.wall_end()
+        else:
+            raise self.fail(f"{type(ev).__name__} is not a Sichuan event")
+        self.index += 1
+
+    def deal(self, ev: Deal) -> None:
+        if self.phase != Phase.DEAL:
+            raise self.fail("a second deal")
+        self.check_seat(ev.dealer, "dealer")
+        if len(ev.hands) != SEATS:
+            raise self.fail(f"the deal has {len(ev.hands)} hands, expected 4")
+        self.dealer = ev.dealer
+        for seat, tiles in enumerate(ev.hands):
+            want = 14 if seat == ev.dealer else 13
+            if len(tiles) != want:
+                raise self.fail(f"seat {seat} is dealt {len(tiles)} tiles, expected {want}")
+            for t in tiles:
+                self.see(t)
+                self.seats[seat].counts[t] += 1
+        self.phase = Phase.EXCHANGE if self.opts.exchange_three else Phase.VOID
+
+    def see(self, t: int) -> None:
+        if type(t) is not int or not 0 <= t < 27:
+            raise self.fail(f"{t!r} is not a Sichuan tile (characters, dots, bamboo)")
+        if self.seen[t] >= 4:
+            raise self.fail(f"a fifth {format_tile(t)}")
+        self.seen[t] += 1
+
+    def exchange(self, ev: Exchange) -> None:
+        if not self.opts.exchange_three:
+            raise self.fail("exchange three (换三张) is not played (option exchange_three)")
+        if self.phase != Phase.EXCHANGE:
+            raise self.fail("the exchange comes right after the deal")
+        if len(ev.tiles) != SEATS or len(ev.to) != SEATS:
+            raise self.fail("the exchange names each of the four seats")
+        steps = {(ev.to[s] - s) % SEATS for s in range(SEATS)}
+        if len(steps) != 1 or 0 in steps:
+            raise self.fail("every player passes to another player, all in one direction")
+        for s, tiles in enumerate(ev.tiles):
+            if len(tiles) != 3 or len({suit_of(t) for t in tiles}) != 1:
+                raise self.fail(f"seat {s} passes {len(tiles)} tiles; exchange three passes three of one suit")
+            for t in tiles:
+                self.take(s, t)
+        for s, tiles in enumerate(ev.tiles):
+            for t in tiles:
+                self.seats[ev.to[s]].counts[t] += 1
+        self.phase = Phase.VOID
+
+    def void(self, ev: VoidSuits) -> None:
+        if self.phase == Phase.EXCHANGE:
+            raise self.fail("exchange three (option exchange_three) comes before the void suits")
+        if self.phase != Phase.VOID:
+            raise self.fail("the void suits are chosen once, after the deal")
+        if len(ev.suits) != SEATS or len(ev.set_aside) != SEATS:
+            raise self.fail("the void suits name each of the four seats")
+        set_aside = self.set_aside_rule()
+        for seat, (suit, tile) in enumerate(zip(ev.suits, ev.set_aside, strict=True)):
+            s = self.seats[seat]
+            if suit not in SUITS:
+                raise self.fail(f"seat {seat}: {suit!r} is not a suit")
+            s.void = Suit(suit)
+            if tile is None:
+                if set_aside and self.holds_void(s):
+                    raise self.fail(f"seat {seat} holds its void suit and sets no tile of it aside (option set_aside)")
+                continue
+            if not set_aside:
+                raise self.fail(f"seat {seat} sets a tile aside, which this table does not (option set_aside)")
+            if suit_of(tile) != s.void or not s.counts[tile]:
+                raise self.fail(f"seat {seat} sets aside {format_tile(tile)}, not a tile of its void suit it holds")
+            s.set_aside = tile
+        self.phase, self.turn, self.turn_kind = Phase.TURN, self.dealer, TurnKind.START
+
+    def set_aside_rule(self) -> bool:
+        rule = self.opts.set_aside
+        if rule is None:
+            return self.opts.variant == Variant.MIL
+        if type(rule) is not bool:
+            raise BadOptionError("options.sichuan.set_aside: expected true, false or unset",
+                                 "options.sichuan.set_aside")
+        return rule
+
+    def close_claims(self) -> None:
+        """The discard open to claims is gone: every player who could have won on it and did not has
+        passed a win (过水)."""
+        if self.discard is None:
+            return
+        seat, tile = self.discard
+        for other in self.still_in(seat):
+            if other in self.winners_here:
+                continue
+            ev = self.evaluate_discard_win(other, seat, tile, False, False, False)  # the hand's own fan
+            if ev is not None:
+                o = self.seats[other]
+                o.passed_fan = max(o.passed_fan or 0, ev[1])
+        self.discard = None
+
+    def draw(self, ev: Draw) -> None:
+        if self.phase in (Phase.CLAIMS, Phase.WON, Phase.ROB):
+            self.after_claims()
+        if self.phase != Phase.DRAW:
+            raise self.fail("a draw out of turn")
+        if ev.seat != self.turn:
+            raise self.fail(f"seat {ev.seat} draws, but it is seat {self.turn}'s draw")
+        if self.wall <= 0:
+            raise self.fail("the wall is empty")
+        self.see(ev.tile)
+        self.wall -= 1
+        s = self.seats[ev.seat]
+        s.counts[ev.tile] += 1
+        s.drawn += 1
+        s.passed_fan = None
+        self.phase, self.drawn_tile = Phase.TURN, ev.tile
+        self.turn_kind = TurnKind.REPLACEMENT if self.replacement else TurnKind.DRAWN
+        if not self.replacement:
+            self.last_kong[ev.seat] = None
+        self.replacement = False
+
+    def after_claims(self) -> None:
+        """Nobody (more) claims the discard or robs the kong: say whose draw comes next."""
+        if self.phase == Phase.ROB:
+            assert self.rob is not None
+            self.rob, self.winners_here = None, []
+            self.phase, self.replacement = Phase.DRAW, True
+            return
+        assert self.discard is not None
+        seat = self.discard[0]
+        last = seat
+        if self.phase == Phase.WON:  # after the winner farthest from the discarder in turn order
+            last = max(self.winners_here, key=lambda w: (w - seat) % SEATS)
+        self.close_claims()
+        self.winners_here = []
+        self.phase, self.turn = Phase.DRAW, self.next_in(last)
+
+    def discard_(self, ev: Discard) -> None:
+        if self.phase != Phase.TURN or ev.seat != self.turn:
+            raise self.fail(f"seat {ev.seat} discards out of turn")
+        s = self.seats[ev.seat]
+        if s.set_aside is not None and ev.tile != s.set_aside:
+            raise self.fail(f"seat {ev.seat}'s first discard is its set-aside tile {format_tile(s.set_aside)}")
+        if (self.opts.void_discard == VoidDiscard.STRICT and self.holds_void(s) and s.void is not None
+                and suit_of(ev.tile) != s.void):
+            raise self.fail(f"seat {ev.seat} holds its void suit and must discard it first (strict void rule)")
+        self.take(ev.seat, ev.tile)
+        s.set_aside = None
+        self.discard = (ev.seat, ev.tile)
+        self.discard_after_kong = self.turn_kind == TurnKind.REPLACEMENT
+        self.discard_last = self.wall == 0
+        self.phase, self.winners_here = Phase.CLAIMS, []
+
+    def claim(self, ev: Claim) -> None:
+        if self.phase != Phase.CLAIMS or self.discard is None:
+            raise self.fail("a claim with no discard open to it (a win on the discard comes first)")
+        seat, tile = self.discard
+        s = self.check_seat(ev.seat, "seat")
+        if ev.discarder != seat or ev.tile != tile:
+            raise self.fail(f"the claim names {format_tile(ev.tile)} from seat {ev.discarder}; the discard is "
+                            f"{format_tile(tile)} from seat {seat}")
+        if ev.seat == seat or s.out:
+            raise self.fail(f"seat {ev.seat} cannot claim this discard")
+        if suit_of(tile) == s.void:
+            raise self.fail(f"seat {ev.seat} cannot claim a tile of its void suit")
+        self.close_claims()
+        if ev.kind == MeldKind.PUNG:
+            self.take(ev.seat, tile, 2)
+            s.melds.append(_Meld(MeldKind.PUNG, tile, source=seat))
+            self.phase, self.turn, self.turn_kind, self.drawn_tile = Phase.TURN, ev.seat, TurnKind.CLAIMED, None
+        elif ev.kind == MeldKind.KONG:
+            if self.wall <= 0:
+                raise self.fail("no kong on the last discard: the wall is empty")
+            self.take(ev.seat, tile, 3)
+            s.melds.append(_Meld(MeldKind.KONG, tile, source=seat))
+            self.record_kong(ev.seat, {seat: 2}, "exposed")
+            self.phase, self.turn, self.replacement = Phase.DRAW, ev.seat, True
+        else:
+            raise self.fail("Sichuan claims a pung or a kong, never a chow")
+        self.calls_made = True
+
+    def record_kong(self, seat: int, paid: dict[int, int], detail: str) -> None:
+        money = _KongMoney(seat, {p: a for p, a in paid.items() if a}, self.index)
+        for payer, amount in money.paid.items():
+            self.pay(Line.KONG, payer, seat, amount, detail)
+        self.kong_money.append(money)
+        self.last_kong[seat] = money
+
+    def kong(self, ev: Kong) -> None:
+        if self.phase != Phase.TURN or ev.seat != self.turn:
+            raise self.fail(f"seat {ev.seat} declares a kong out of turn")
+        if self.wall <= 0:
+            raise self.fail("no kong once the wall is empty")
+        s = self.seats[ev.seat]
+        if suit_of(ev.tile) == s.void:
+            raise self.fail(f"seat {ev.seat} cannot declare a kong of its void suit")
+        others = self.still_in(ev.seat)
+        if ev.concealed:
+            self.take(ev.seat, ev.tile, 4)
+            s.melds.append(_Meld(MeldKind.KONG, ev.tile, concealed=True))
+            self.record_kong(ev.seat, dict.fromkeys(others, 2), "concealed")
+            self.calls_made = True
+            self.phase, self.replacement = Phase.DRAW, True
+            return
+        meld = next((m for m in s.melds if m.kind == MeldKind.PUNG and m.tile == ev.tile), None)
+        if meld is None:
+            raise self.fail(f"seat {ev.seat} adds {format_tile(ev.tile)} to a pung it does not have")
+        fresh = self.turn_kind in (TurnKind.DRAWN, TurnKind.REPLACEMENT) and self.drawn_tile == ev.tile
+        self.take(ev.seat, ev.tile)
+        meld.kind, meld.added = MeldKind.KONG, True
+        self.record_kong(ev.seat, dict.fromkeys(others, 1 if fresh else 0), "promoted" if fresh else "postponed")
+        self.calls_made = True
+        if self.opts.robbing_kong:
+            self.phase, self.rob, self.winners_here = Phase.ROB, (ev.seat, ev.tile), []
+        else:
+            self.phase, self.replacement = Phase.DRAW, True
+
+    # ------------------------------------------------------------------ wins
+
+    def context(self, seat: int, discarder: int | None, **flags: bool) -> WinContext:
+        s = self.seats[seat]
+        out = tuple(self.wind(o) for o in range(SEATS) if self.seats[o].out)
+        rel = relative(self.wind(seat), self.wind(discarder)) if discarder is not None else None
+        kw: dict[str, object] = dict(seat_wind=self.wind(seat), void_suit=s.void, seats_out=out, **flags)
+        if rel is not None:
+            kw["discarded_by"] = rel
+        else:
+            kw["self_drawn"] = True
+        return WinContext(**kw)  # type: ignore[arg-type]
+
+    def score(self, hand: Hand, ctx: WinContext) -> tuple[int, int] | None:
+        """(value, capped fan) of a win, None when the hand does not win."""
+        ev = api.evaluate(hand, ctx, RULE_SET, self.opts)
+        if not ev.is_win or ev.best is None:
+            return None
+        return ev.best.points, ev.best.total
+
+    def evaluate_discard_win(self, seat: int, discarder: int, tile: int, after_kong: bool, last: bool,
+                             robbing: bool) -> tuple[int, int] | None:
+        s = self.seats[seat]
+        if suit_of(tile) == s.void or self.holds_void(s):
+            return None
+        ctx = self.context(seat, discarder, after_kong_discard=after_kong, last_wall_tile=last, robbing_kong=robbing)
+        return self.score(self.hand(seat, tile), ctx)
+
+    def may_win_again(self, seat: int, discarder: int, tile: int) -> bool:
+        """过水: after passing a win on a discard, a discard win before the next draw needs more fan than the
+        passed one, both counted without situation fans (海底, 杠上炮), as the reference counts them."""
+        passed = self.seats[seat].passed_fan
+        if passed is None:
+            return True
+        plain = self.evaluate_discard_win(seat, discarder, tile, False, False, False)
+        return plain is not None and plain[1] > passed
+
+    def win(self, ev: Win) -> None:
+        s = self.check_seat(ev.seat, "seat")
+        if s.out:
+            raise self.fail(f"seat {ev.seat} has already won")
+        if ev.discarder is None:
+            self.self_drawn_win(ev)
+        elif self.phase == Phase.ROB:
+            self.robbing_win(ev)
+        else:
+            self.discard_win(ev)
+        if sum(x.out for x in self.seats) >= SEATS - 1:
+            self.close_claims()
+            self.phase = Phase.OVER
+
+    def self_drawn_win(self, ev: Win) -> None:
+        if self.phase != Phase.TURN or ev.seat != self.turn or self.turn_kind == TurnKind.CLAIMED:
+            raise self.fail(f"seat {ev.seat} declares a self-drawn win without having drawn")
+        start = self.turn_kind == TurnKind.START
+        if not start and ev.tile != self.drawn_tile:
+            raise self.fail(f"the self-drawn winning tile is the tile drawn, {format_tile(self.drawn_tile or 0)}")
+        s = self.seats[ev.seat]
+        if not s.counts[ev.tile]:
+            raise self.fail(f"seat {ev.seat} does not hold {format_tile(ev.tile)}")
+        earthly = (self.turn_kind == TurnKind.DRAWN and ev.seat != self.dealer and s.drawn == 1
+                   and not self.calls_made)
+        ctx = self.context(ev.seat, None, replacement_tile=self.turn_kind == TurnKind.REPLACEMENT,
+                           last_wall_tile=self.wall == 0, heavenly=start and not s.melds, earthly=earthly)
+        scored = None if self.holds_void(s) else self.score(
+            self.hand(ev.seat, ev.tile, minus=ev.tile), ctx)
+        if scored is None:
+            raise self.fail(f"seat {ev.seat}'s hand does not win (a declared win without one is a FalseWin)")
+        value, fan = scored
+        bonus = 1 if self.opts.self_draw == SelfDraw.ADD_BASE else 0
+        for payer in self.still_in(ev.seat):
+            self.pay(Line.WIN, payer, ev.seat, value + bonus)
+        self.record_win(ev, value, fan, ctx)
+        s.counts[ev.tile] -= 1
+        s.out = True
+        if self.phase != Phase.OVER:
+            self.phase, self.turn = Phase.DRAW, self.next_in(ev.seat)
+
+    def discard_win(self, ev: Win) -> None:
+        if self.phase not in (Phase.CLAIMS, Phase.WON) or self.discard is None:
+            raise self.fail("a win on a discard with no discard open to it")
+        seat, tile = self.discard
+        if ev.discarder != seat or ev.tile != tile:
+            raise self.fail(f"the win names {format_tile(ev.tile)} from seat {ev.discarder}; the discard is "
+                            f"{format_tile(tile)} from seat {seat}")
+        if ev.seat == seat or ev.seat in self.winners_here:
+            raise self.fail(f"seat {ev.seat} cannot win on this discard")
+        scored = self.evaluate_discard_win(ev.seat, seat, tile, self.discard_after_kong, self.discard_last, False)
+        if scored is None:
+            raise self.fail(f"seat {ev.seat}'s hand does not win on {format_tile(tile)}")
+        if not self.may_win_again(ev.seat, seat, tile):
+            raise self.fail(f"seat {ev.seat} passed a win worth {self.seats[ev.seat].passed_fan} fan since its last "
+                            "draw (过水): it may "
+                            "win on a discard again only with more fan, or after drawing")
+        value, fan = scored
+        self.pay(Line.WIN, seat, ev.seat, value)
+        ctx = self.context(ev.seat, seat, after_kong_discard=self.discard_after_kong, last_wall_tile=self.discard_last)
+        self.record_win(ev, value, fan, ctx)
+        first = not self.winners_here
+        self.winners_here.append(ev.seat)
+        self.seats[ev.seat].out = True
+        self.phase = Phase.WON
+        if self.discard_after_kong:
+            self.shoot_after_kong(seat, first)
+
+    def shoot_after_kong(self, discarder: int, first: bool) -> None:
+        """杠上炮: the money of the discarder's kong goes back (MIL) or to the winners (呼叫转移)."""
+        money = self.last_kong.get(discarder)
+        if money is None or not money.open:
+            return
+        if not self.opts.transfers_kong_money:
+            if first:
+                money.open = False
+                for payer, amount in money.paid.items():
+                    self.pay(Line.KONG_REFUND, discarder, payer, amount, "shoot_after_kong")
+            return
+        # 呼叫转移: re-share the whole sum among the winners so far, in turn order from the discarder
+        total = sum(money.paid.values())
+        winners = sorted(self.winners_here, key=lambda w: (w - discarder) % SEATS)
+        self.transfers = [t for t in self.transfers
+                          if not (t.kind == Line.KONG_TRANSFER and t.payer == discarder and t.detail == "call_transfer"
+                                  and t.at_event >= money.at_event)]
+        share, rest = divmod(total, len(winners))
+        for i, w in enumerate(winners):
+            self.pay(Line.KONG_TRANSFER, discarder, w, share + (1 if i < rest else 0), "call_transfer")
+
+    def robbing_win(self, ev: Win) -> None:
+        assert self.rob is not None
+        owner, tile = self.rob
+        if ev.discarder != owner or ev.tile != tile:
+            raise self.fail(f"the robbing win names {format_tile(ev.tile)} from seat {ev.discarder}; the kong is "
+                            f"{format_tile(tile)} of seat {owner}")
+        if ev.seat == owner or ev.seat in self.winners_here:
+            raise self.fail(f"seat {ev.seat} cannot rob this kong")
+        scored = self.evaluate_discard_win(ev.seat, owner, tile, False, False, True)
+        if scored is None:
+            raise self.fail(f"seat {ev.seat}'s hand does not win on the robbed {format_tile(tile)}")
+        value, fan = scored
+        self.pay(Line.WIN, owner, ev.seat, value)
+        ctx = self.context(ev.seat, owner, robbing_kong=True)
+        self.record_win(ev, value, fan, ctx)
+        if not self.winners_here:  # the kong never happened: a pung again, its money back
+            o = self.seats[owner]
+            meld = next(m for m in o.melds if m.kind == MeldKind.KONG and m.tile == tile and m.added)
+            meld.kind, meld.added = MeldKind.PUNG, False
+            money = self.last_kong.get(owner)
+            if money is not None and money.open:
+                money.open = False
+                for payer, amount in money.paid.items():
+                    self.pay(Line.KONG_REFUND, owner, payer, amount, "robbed")
+            self.last_kong[owner] = None
+        self.winners_here.append(ev.seat)
+        self.seats[ev.seat].out = True
+        # play goes on after the robber(s), as after a discard
+        self.discard, self.discard_after_kong, self.discard_last = (owner, tile), False, False
+        self.rob, self.phase = None, Phase.WON
+
+    def record_win(self, ev: Win, value: int, fan: int, ctx: WinContext) -> None:
+        self.wins.append(WinRecord(ev.seat, ev.discarder, ev.tile, value, fan, ctx, self.index))
+
+    def false_win(self, ev: FalseWin) -> None:
+        if self.phase != Phase.TURN or ev.seat != self.turn:
+            raise self.fail(f"seat {ev.seat} declares a win out of turn")
+        penalty = self.opts.false_win_penalty
+        if type(penalty) is not int or penalty < 0:
+            raise BadOptionError("options.sichuan.false_win_penalty: expected a whole number 0 or more",
+                                 "options.sichuan.false_win_penalty")
+        for other in self.still_in(ev.seat):
+            self.pay(Line.FALSE_WIN, ev.seat, other, penalty)
+        if penalty:
+            self.refund_all(ev.seat, "false_win")
+
+    def refund_all(self, seat: int, detail: str) -> None:
+        for money in self.kong_money:
+            if money.seat == seat and money.open:
+                money.open = False
+                for payer, amount in money.paid.items():
+                    self.pay(Line.KONG_REFUND, seat, payer, amount, detail)
+
+    # ------------------------------------------------------------------ the wall's end
+
+    def wall_end(self) -> None:
+        if self.phase in (Phase.CLAIMS, Phase.WON):
+            self.after_claims()
+        if self.phase != Phase.DRAW or self.wall > 0:
+            raise self.fail(f"the wall is not empty ({self.wall} tiles left)")
+        opts = self.opts
+        flower_pig = opts.flower_pig if opts.flower_pig is not None else opts.variant == Variant.CHENGDU
+        players = self.still_in()
+        suits = {p: {suit_of(t) for t in range(27) if self.seats[p].counts[t]}
+                 | {suit_of(m.tile) for m in self.seats[p].melds} for p in players}
+        values: dict[int, int] = {}
+        for p in players:
+            s = self.seats[p]
+            analysis = api.analyze(self.hand(p, None), (), RULE_SET, _with_void(opts, s.void))
+            values[p] = analysis.max_value if analysis.waits else 0
+            self.ready[p] = bool(values[p])
+        if flower_pig:
+            for p in players:
+                if len(suits[p]) == 3:
+                    for other in range(SEATS):
+                        if other != p:
+                            self.pay(Line.FLOWER_PIG, p, other, 2 ** opts.fan_cap)
+        if opts.ready_check:
+            for p in players:
+                if not values[p]:
+                    for q in players:
+                        if values[q]:
+                            self.pay(Line.NOT_READY, p, q, values[q])
+        if opts.kong_refund:
+            for p in players:
+                if not values[p]:
+                    self.refund_all(p, "wall_end")
+        if opts.void_discard == VoidDiscard.LENIENT:
+            if type(opts.void_penalty) is not int or opts.void_penalty < 0:
+                raise BadOptionError("options.sichuan.void_penalty: expected a whole number 0 or more",
+                                     "options.sichuan.void_penalty")
+            for p in players:
+                if self.holds_void(self.seats[p]) or any(suit_of(m.tile) == self.seats[p].void
+                                                          for m in self.seats[p].melds):
+                    self.pay(Line.VOID_PENALTY, p, None, opts.void_penalty)
+        self.phase = Phase.OVER
+
+    # ------------------------------------------------------------------ what may happen next
+
+    def legal(self) -> tuple[SeatLegal, ...]:
+        """What each seat may do at this point of the log (Legal). The next draw is `draw_next`."""
+        out = [SeatLegal(seat) for seat in range(SEATS)]
+        ph = self.phase
+        if ph in (Phase.DEAL, Phase.OVER):
+            return tuple(out)
+        if ph == Phase.EXCHANGE:
+            for seat, s in enumerate(self.seats):
+                out[seat] = SeatLegal(seat, exchange_suits=tuple(u for u in SUITS if sum(
+                    s.counts[t] for t in range(27) if suit_of(t) == u) >= 3))
+            return tuple(out)
+        if ph == Phase.VOID:
+            return tuple(SeatLegal(seat, void_suits=SUITS) for seat in range(SEATS))
+        if ph == Phase.TURN:
+            out[self.turn] = self.turn_options()
+            return tuple(out)
+        if ph == Phase.DRAW:
+            out[self.turn] = SeatLegal(self.turn, draw=self.wall > 0, wall_end=self.wall == 0)
+            return tuple(out)
+        if ph == Phase.ROB:
+            assert self.rob is not None
+            owner, tile = self.rob
+            for seat in self.still_in(owner):
+                if seat not in self.winners_here and self.evaluate_discard_win(seat, owner, tile, False, False, True):
+                    out[seat] = SeatLegal(seat, win=True)
+            out[owner] = SeatLegal(owner, draw=True)
+            return tuple(out)
+        assert self.discard is not None
+        seat, tile = self.discard
+        for other in self.still_in(seat):
+            if other in self.winners_here:
+                continue
+            o = self.seats[other]
+            scored = self.evaluate_discard_win(other, seat, tile, self.discard_after_kong, self.discard_last, False)
+            win = scored is not None and self.may_win_again(other, seat, tile)
+            claim = ph == Phase.CLAIMS and suit_of(tile) != o.void
+            out[other] = SeatLegal(other, win=win, pung=claim and o.counts[tile] >= 2,
+                                   kong=claim and o.counts[tile] >= 3 and self.wall > 0)
+        last = max(self.winners_here, key=lambda w: (w - seat) % SEATS) if self.winners_here else seat
+        nxt = self.next_in(last)
+        prev = out[nxt]
+        out[nxt] = SeatLegal(nxt, win=prev.win, pung=prev.pung, kong=prev.kong, draw=self.wall > 0,
+                             wall_end=self.wall == 0)
+        return tuple(out)
+
+    def turn_options(self) -> SeatLegal:
+        seat, s = self.turn, self.seats[self.turn]
+        held = [t for t in range(27) if s.counts[t]]
+        if s.set_aside is not None:
+            discards: tuple[int, ...] = (s.set_aside,)
+        elif self.opts.void_discard == VoidDiscard.STRICT and self.holds_void(s):
+            discards = tuple(t for t in held if suit_of(t) == s.void)
+        else:
+            discards = tuple(held)
+        kongs: list[tuple[int, bool]] = []
+        if self.wall > 0:
+            kongs += [(t, True) for t in held if s.counts[t] == 4 and suit_of(t) != s.void]
+            kongs += [(m.tile, False) for m in s.melds if m.kind == MeldKind.PUNG and s.counts[m.tile]]
+        self_win = False
+        if self.turn_kind != TurnKind.CLAIMED and not self.holds_void(s):
+            tile = self.drawn_tile if self.drawn_tile is not None else held[-1]
+            start = self.turn_kind == TurnKind.START
+            ctx = self.context(seat, None, replacement_tile=self.turn_kind == TurnKind.REPLACEMENT,
+                               last_wall_tile=self.wall == 0, heavenly=start and not s.melds)
+            if start:  # any of the 14 may be called the winning tile
+                self_win = any(self.score(self.hand(seat, t, minus=t), ctx) is not None for t in held)
+            else:
+                self_win = self.score(self.hand(seat, tile, minus=tile), ctx) is not None
+        return SeatLegal(seat, discards=discards, kongs=tuple(kongs), self_win=self_win)
+
+    # ------------------------------------------------------------------ the answer
+
+    def settlement(self) -> Settlement:
+        net = [0] * SEATS
+        pot = 0
+        for t in self.transfers:
+            net[t.payer] -= t.amount
+            if t.payee is None:
+                pot += t.amount
+            else:
+                net[t.payee] += t.amount
+        return Settlement(tuple(net), pot, tuple(self.transfers), tuple(self.wins), tuple(self.ready),
+                          self.phase == Phase.OVER)
+
+
+def check_round_options(opts: SichuanOptions) -> None:
+    """BAD_OPTION naming the field for a round option out of range."""
+    for name in ("void_penalty", "false_win_penalty"):
+        value = getattr(opts, name)
+        if type(value) is not int or not 0 <= value <= 10_000:
+            raise BadOptionError(f"options.sichuan.{name}: expected a whole number 0-10000, got {value!r}",
+                                 f"options.sichuan.{name}")
+    for name in ("set_aside", "flower_pig"):
+        value = getattr(opts, name)
+        if value is not None and type(value) is not bool:
+            raise BadOptionError(f"options.sichuan.{name}: expected true, false or unset", f"options.sichuan.{name}")
+
+
+def _with_void(opts: SichuanOptions, void: Suit | None) -> SichuanOptions:
+    from dataclasses import replace
+    return replace(opts, void_suit=void)
+
+
+def replay(events: Iterable[Event], opts: SichuanOptions | None = None) -> Round:
+    """Every event checked and played; IllegalEventError (ILLEGAL_EVENT, naming the event) at the first
+    one the rules do not allow."""
+    rnd = Round(opts if opts is not None else SichuanOptions())
+    for ev in events:
+        rnd.apply(ev)
+    return rnd
+
+
+def legal(events: Iterable[Event], opts: SichuanOptions | None = None) -> tuple[SeatLegal, ...]:
+    """What each seat may do after the log (which is checked first)."""
+    return replay(events, opts).legal()
+
+
+def settle(events: Sequence[Event], opts: SichuanOptions | None = None) -> Settlement:
+    """The round's money: each seat's net, the pot, and every transfer with the event it belongs to."""
+    return replay(events, opts).settlement()
