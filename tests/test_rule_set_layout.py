@@ -23,7 +23,7 @@ from engine.rules.model import FanRow, FanTable, Options, Predicates, RuleSet, S
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT_FILES = ("__init__.py", "fans.py", "facts.py", "predicates.py", "scoring.py", "options.py")
-OPTIONAL_FILES = ("payments.py", "context.py")
+OPTIONAL_FILES = ("payments.py", "context.py", "referee.py")
 # Rule sets still declared their older way (the lead converts them after their branches merge).
 NOT_YET = {"riichi", "sichuan", "hk", "guangdong"}
 

@@ -232,5 +232,5 @@ def test_chengdu_table_defaults() -> None:
         lenient = replace(opts, void_discard=VoidDiscard.LENIENT)
         return [(t.payer, t.payee, t.amount) for t in run(log, lenient, wall=3).settlement().transfers
                 if t.kind == Line.FLOWER_PIG]
-    assert pigs(chengdu) == [(3, 0, 16), (3, 1, 16), (3, 2, 16)]
+    assert pigs(chengdu) == [(3, 0, 64), (3, 1, 64), (3, 2, 64)]  # 2 ^ 6: the Chengdu cap
     assert pigs(PLAIN) == []  # MIL: no 查花猪 unless the option says

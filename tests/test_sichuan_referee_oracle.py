@@ -45,7 +45,7 @@ def value_without_kong_fan(rnd: Any, seat: int, payer: int) -> int:
         for sc in (ev.best, *ev.alternatives):
             if sc is not None:
                 fan = sum(h.points for h in sc.fans if h.fan.id != Fan.KONG)
-                best = max(best, 2 ** min(fan, opts.fan_cap))
+                best = max(best, 2 ** min(fan, opts.cap))
     return best
 
 

@@ -24,7 +24,9 @@ registered rule set against this list):
   (tiles and shared context checks are done before it is called).
 * `options.py`: the options type, a frozen dataclass subclassing `Options`, each field an `option(...)`
   with its documented default; `Options.from_wire` where a field's wire value is a tile, a suit or a seat.
-* `payments.py` (who pays what) and `context.py` (its own context checks), where the rule set has them.
+* `payments.py` (who pays what), `context.py` (its own context checks) and `referee.py` (the hand's
+  event log replayed: what each seat may do, and the settled money; see engine/referee.py), where the
+  rule set has them.
 
 Any other module is the rule set's own and is named in its package docstring (MCR's `rulebook.py`, its
 second convention, and `tables.py`, its install-time tables).

@@ -716,7 +716,7 @@ class Round:
                 if len(suits[p]) == 3:
                     for other in range(SEATS):
                         if other != p:
-                            self.pay(Line.FLOWER_PIG, p, other, 2 ** opts.fan_cap)
+                            self.pay(Line.FLOWER_PIG, p, other, 2 ** opts.cap)
         if opts.ready_check:
             for p in players:
                 if not values[p]:
