@@ -417,6 +417,7 @@ class RuleSet:
     # None: engine.analysis over `tiles`.
     analyze: Callable[[Hand, Sequence[int], Any], Analysis] | None = None
     red_fives: bool = False
+    referee: Any = None  # engine.referee.Referee: Legal and Settle on a hand's log (the rule set's referee.py)
     default_options: Options = field(init=False)
     unread_context: tuple[tuple[str, Any], ...] = field(init=False)
 
