@@ -11,11 +11,11 @@ GEN := mjsvc/gen/mahjong/v1/mahjong_pb2.py
 NATIVE := $(VENV)/.native
 ENGINE_SRC := $(shell find engine -name '*.py')
 # The engine's own tests, run a second time on its Python source (same answers in both forms).
-PURE_TESTS := tests/test_build.py tests/test_tiles_hand.py tests/test_shapes.py tests/test_shapes_plain.py tests/test_memo.py tests/test_mcr_fans.py \
-	tests/test_mcr_memo.py tests/test_mcr_oracle.py tests/test_mcr2p.py tests/test_analysis.py tests/test_sichuan.py tests/test_model.py \
-	tests/test_riichi.py tests/test_riichi_majiang.py tests/test_hk_rules.py tests/test_guangdong.py
+PURE_TESTS := tests/unit/test_build.py tests/unit/test_tiles_hand.py tests/unit/test_shapes.py tests/unit/test_shapes_plain.py tests/unit/test_memo.py tests/unit/test_mcr_fans.py \
+	tests/unit/test_mcr_memo.py tests/unit/test_mcr_oracle.py tests/unit/test_mcr2p.py tests/unit/test_analysis.py tests/unit/test_sichuan.py tests/unit/test_model.py \
+	tests/unit/test_riichi.py tests/unit/test_riichi_majiang.py tests/unit/test_hk_rules.py tests/unit/test_guangdong.py
 
-.PHONY: run test test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-h2load loadtest soak proto clean setup web qt
+.PHONY: run test test-unit test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-h2load loadtest soak proto clean setup web qt
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -57,6 +57,11 @@ web: setup
 qt:
 	cmake -S clients/qt -B build/qt && cmake --build build/qt -j2
 
+# tests/unit: the engine and the service in process, no process started and no connection opened
+# (tests/unit/conftest.py refuses both); about a minute.
+test-unit: setup
+	$(BIN)/python -m pytest -q tests/unit
+
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
@@ -65,7 +70,7 @@ test: setup
 
 # The README's commands on a fresh clone of this repository, and a regular (non-editable) install; minutes.
 test-readme: setup
-	$(BIN)/python -m pytest -q -m readme tests/test_readme.py
+	$(BIN)/python -m pytest -q -m readme tests/slow/test_readme.py
 
 test-slow: setup
 	$(BIN)/python -m pytest -q -m slow
@@ -107,12 +112,12 @@ image:
 # The image built (make image) and run: non-root, read-only root filesystem, SERVING, Evaluate, SIGTERM; skipped
 # with the reason when no Docker daemon answers.
 test-image: setup
-	$(BIN)/python -m pytest -q -s -m image tests/test_image.py
+	$(BIN)/python -m pytest -q -s -m image tests/slow/test_image.py
 
 # Three hosts on 127.0.0.2-4 behind client-side round_robin and behind nginx (deploy/nginx): balance, a host
 # killed, a rolling restart, a host frozen; the table goes to bench/results/fleet.md. A few minutes.
 test-fleet: setup
-	$(BIN)/python -m pytest -q -s -m fleet tests/test_fleet.py
+	$(BIN)/python -m pytest -q -s -m fleet tests/slow/test_fleet.py
 
 lint: setup
 	$(BIN)/ruff check .

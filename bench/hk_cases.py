@@ -9,7 +9,7 @@ replacement tile, robbing a kong, last tile) are drawn over all of them. Context
 game produces: a replacement tile only after a kong and self-drawn, a robbed tile never held twice, a
 discarder only on a discard, first-turn wins with nothing declared.
 
-`oracle_item(case)` is the JSON line tests/node_hk/score.js reads (hk-mahjong's FaanCalculationConfig).
+`oracle_item(case)` is the JSON line tests/support/node_hk/score.js reads (hk-mahjong's FaanCalculationConfig).
 """
 
 from __future__ import annotations

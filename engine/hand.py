@@ -355,7 +355,7 @@ _FLAGS = ("self_drawn", "last_of_kind", "replacement_tile", "robbing_kong", "las
 def _flags_are_bools(ctx: WinContext) -> bool:
     """Every flag of `_FLAGS` holds a bool. Spelled out field by field because it runs on every
     evaluation: the interpreter reads each slot and tests `type(...)` with specialized instructions,
-    several times cheaper than a loop or a set of types (tests/test_tiles_hand.py checks it names
+    several times cheaper than a loop or a set of types (tests/unit/test_tiles_hand.py checks it names
     exactly `_FLAGS`)."""
     return (type(ctx.self_drawn) is bool and type(ctx.last_of_kind) is bool and type(ctx.replacement_tile) is bool
             and type(ctx.robbing_kong) is bool and type(ctx.last_wall_tile) is bool and type(ctx.heavenly) is bool

@@ -119,7 +119,7 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
     Only the fields the client set are read (`ListFields`, one call into protobuf; an unset field is the
     WinContext default, as the field-by-field reading gives): each through a table of the values it may
     hold. A value outside its table takes the field-by-field path (`_context_fields`), which names the first
-    bad field in its order, so errors are the same (tests/test_convert_wire_eval.py compares the two)."""
+    bad field in its order, so errors are the same (tests/unit/test_convert_wire_eval.py compares the two)."""
     kwargs: dict[str, Any] = {}
     try:
         for desc, value in msg.ListFields():
@@ -407,7 +407,7 @@ def evaluation_to_proto(e: Evaluation) -> pb.EvaluateResponse:
 def evaluation_to_wire(e: Evaluation) -> bytes:
     """`evaluation_to_proto(e).SerializeToString()`, written directly as wire bytes (as analysis_to_wire):
     building the nested messages cost more than the evaluation itself. Field order and encoding are
-    protobuf's own (tests/test_convert_wire.py compares the two on thousands of evaluations)."""
+    protobuf's own (tests/unit/test_convert_wire.py compares the two on thousands of evaluations)."""
     out = b"\x08\x01" if e.is_win else b""
     if e.best is not None:
         out += message_field(2, _scoring_wire(e.best))

@@ -18,7 +18,7 @@ Each wraps a method's handler once (the first call) and reuses the wrapped handl
 other services (health, reflection) pass through untouched.
 
 The server runs `CallInterceptor`: the four in one wrapper (one async generator per stream instead of four),
-with the same effects; the four classes are its reference (`chain()`, tests/test_interceptors.py).
+with the same effects; the four classes are its reference (`chain()`, tests/unit/test_interceptors.py).
 """
 
 from __future__ import annotations
@@ -431,7 +431,7 @@ class CallInterceptor(DrainInterceptor):
     with the same effects: what the server runs (`interceptors()`). Four nested async generators cost
     every Play message four more hops through the event loop on each side (docs/performance.md); here a
     message passes one. The four classes stay as the reference these are tested against
-    (tests/test_interceptors.py runs the same calls through both)."""
+    (tests/unit/test_interceptors.py runs the same calls through both)."""
 
     def __init__(self, body_limits: dict[str, int] | None = None) -> None:
         super().__init__()

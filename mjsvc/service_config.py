@@ -24,7 +24,7 @@ SERVICE = "mahjong.v1.MahjongEngine"
 # takes longer than the timeout. The server allows pings this often (KEEPALIVE_MIN_INTERVAL_S, below it).
 # grpcio 1.85's transport waits `grpc.http2.ping_timeout_ms` (default 60 s) for the ack, not only
 # `grpc.keepalive_timeout_ms`: both are set. Measured against a host frozen with SIGSTOP (a call in flight on
-# it, tests/test_fleet.py): the connection is dropped after about KEEPALIVE_TIME_S + 2 * KEEPALIVE_TIMEOUT_S
+# it, tests/slow/test_fleet.py): the connection is dropped after about KEEPALIVE_TIME_S + 2 * KEEPALIVE_TIMEOUT_S
 # (8.8 s with 4 s and 2 s; 15.8 s with 5 s and 5 s), so DEAD_HOST_S is what a client waits on a frozen host.
 KEEPALIVE_TIME_S = 4.0
 KEEPALIVE_TIMEOUT_S = 2.0
@@ -69,7 +69,7 @@ def config_for(target: str | None) -> dict[str, Any]:
     (a host that drains leaves the rotation at once), wrong for one address served by several workers through
     SO_REUSEPORT (`mjsvc serve` on one machine): one draining worker's NOT_SERVING would take the only address
     out of rotation and calls would fail until its connection closes (measured: 22 of 1,200 calls in
-    tests/test_server_restarts.py). So a single address (or no target) gets the config without
+    tests/integration/test_server_restarts.py). So a single address (or no target) gets the config without
     `healthCheckConfig` and without `loadBalancingConfig` (pick_first: one address, one connection, which after a
     worker's exit reconnects to the next worker), with the retry policy."""
     if several_hosts(target):

@@ -1,5 +1,5 @@
 // Drives the playground in headless Chromium (Debian's /usr/bin/chromium through playwright-core) against
-// a running `mjsvc web`, and prints what the page showed as one JSON object. tests/test_web_playground.py
+// a running `mjsvc web`, and prints what the page showed as one JSON object. tests/integration/test_web_playground.py
 // runs it and checks the figures against gRPC.
 //   node e2e.mjs URL SCREENSHOT.png
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,7 +1,7 @@
 """Rule sets are plugins: one package each under engine/rules/<name>/, found through this registry.
 
 Each package exposes `RULE_SET`, an `engine.rules.model.RuleSet`, and keeps the package contract written at the
-top of model.py (fans.py, facts.py, predicates.py, scoring.py, options.py; tests/test_rule_set_layout.py checks
+top of model.py (fans.py, facts.py, predicates.py, scoring.py, options.py; tests/unit/test_rule_set_layout.py checks
 every name here). Adding a rule set is one line here and its own package.
 """
 

@@ -2,7 +2,7 @@
 
 A rule set is a package `engine/rules/<name>/`, listed in `engine/rules/__init__.py`, whose `__init__.py`
 exposes `RULE_SET`, a `RuleSet` (below). Adding one touches no other rule set and nothing in `mjsvc`. Every
-package has the same files, each holding one kind of thing (tests/test_rule_set_layout.py checks every
+package has the same files, each holding one kind of thing (tests/unit/test_rule_set_layout.py checks every
 registered rule set against this list):
 
 * `fans.py`, data only (no function): `class Fan(IntEnum)`, the ids with the reader's names for them (no

@@ -251,7 +251,7 @@ def _four_ghosts_route(a: Analysis, hand: Hand, visible: Sequence[int], opts: Gu
     """Analyze with 四鬼胡牌 (four_ghosts_win): four ghosts in hand win whatever the rest (see `score`), so a
     13-tile hand holding k ghosts is also max(3 - k, 0) ghost draws from ready: with three, a ghost is a
     wait; with four, every tile is. The shape analysis (engine.wildcards) knows only the shapes, so the
-    route is merged here (shanten_by_shape stays the shapes'). Found by tests/test_waits_differential.py."""
+    route is merged here (shanten_by_shape stays the shapes'). Found by tests/unit/test_waits_differential.py."""
     held = hand.counts()
     seen = [0] * NUM_KINDS
     for t in visible:

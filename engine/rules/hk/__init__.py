@@ -8,9 +8,9 @@ sum of its counted fans, capped at the limit; a limit hand scores the limit and 
 `meets_minimum` is judged without the flower fans (无花, 正花, 一台花): bonus tiles do not count toward
 the agreed minimum (Wikipedia, "Mahjong", Old Hong Kong rules, Scoring).
 
-The oracle is the npm package hk-mahjong 3.2.0 (MIT; tests/node_hk). Published Hong Kong tables differ
+The oracle is the npm package hk-mahjong 3.2.0 (MIT; tests/support/node_hk). Published Hong Kong tables differ
 among themselves; where hk-mahjong differs from the ones cited here, this rule set follows the
-published table and its test says so (tests/test_hk_rules.py):
+published table and its test says so (tests/unit/test_hk_rules.py):
 
 1. 大三元 is 8 faan, not a limit; 小四喜 10, not a limit; 字一色 10 and 清幺九 10, not limits (the
    廣東麻雀番數表 of at99play.com: 大三元 8, 小四喜 10; tilebuddy.app's Mixed Terminals page: 清么九 10,
@@ -28,7 +28,7 @@ published table and its test says so (tests/test_hk_rules.py):
 7. The cap: no hand scores more than the limit (爆棚); hk-mahjong adds without a cap.
 8. 海底捞月 is the last tile of the wall, self-drawn or discarded (context.last_wall_tile either way).
 9. Optional, off by default as in the traditional table, each valued by its option (sources in options.py
-   and tests/test_hk_options.py): 七对 (seven different pairs; 4 faan in Kimeiga/hkos docs/scoring.md and
+   and tests/unit/test_hk_options.py): 七对 (seven different pairs; 4 faan in Kimeiga/hkos docs/scoring.md and
    dbrudnicki's notes), 杠上杠 (context.kong_on_kong, 8 faan in Kimeiga/hkos docs/scoring_2.md, in place of
    杠上开花), and with flower_hand the flower hands 八仙过海 (eight flowers, the eighth self-drawn, 8 faan) and
    七抢一 (seven flowers and the eighth robbed from the player who drew it: a win not self-drawn, that player

@@ -48,12 +48,12 @@ class Fan(IntEnum):
     EIGHT_FLOWERS = 33
 
 
-# Off under the default options (each needs its option): tests/test_hk_options.py covers them.
+# Off under the default options (each needs its option): tests/unit/test_hk_options.py covers them.
 OPTIONAL_FANS = frozenset({Fan.SEVEN_PAIRS, Fan.KONG_ON_KONG, Fan.SEVEN_FLOWERS, Fan.EIGHT_FLOWERS})
 
 
 LIMIT = 13  # the value a limit row declares; scoring replaces it by HkOptions.limit
-# Rows 30-33 are optional: each declares the value of the table cited for it (tests/test_hk_options.py), and
+# Rows 30-33 are optional: each declares the value of the table cited for it (tests/unit/test_hk_options.py), and
 # scoring values it at its option's faan (HkOptions.seven_pairs_faan, kong_on_kong_faan, seven_flowers_faan,
 # eight_flowers_faan).
 

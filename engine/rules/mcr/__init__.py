@@ -9,12 +9,12 @@ the one step it reads otherwise), and tables.py, the scoring look-ups answered a
 Rulings and sources (docs/rules/mcr.md says the same for readers):
 
 * Conventions (`options.mcr.convention`): CHINESE, the default, is the Chinese convention as
-  ChineseOfficialMahjongHelper / pymahjonggb score it (tests/test_mcr_oracle.py); RULEBOOK is the English
+  ChineseOfficialMahjongHelper / pymahjonggb score it (tests/unit/test_mcr_oracle.py); RULEBOOK is the English
   rulebook of 2006 (WMO, "Mahjong Competition Rules") where it differs, exactly four rulings: (a) Two
   Concealed Kongs is 8 points, (b) a melded plus a concealed kong is Two Melded Kongs + Concealed Kong, not
   the 5-point 明暗杠 (id 82), (c) the concealed-hand fans (Seven Pairs, Thirteen Orphans, the honours-and-
   knitted hands, Nine Gates, Seven Shifted Pairs, Four Concealed Pungs) do not waive Fully Concealed Hand,
-  (d) All Green does not waive Half Flush. Sources in rulebook.py; tests/test_mcr_conventions.py shows on
+  (d) All Green does not waive Half Flush. Sources in rulebook.py; tests/unit/test_mcr_conventions.py shows on
   the shared reference cases that nothing else changes.
 * Flowers: fan 81 Flower Tiles, one point per flower, from `flowers` (a count) or `flower_tiles` (which
   ones); both given must agree (BAD_CONTEXT naming flower_tiles). They count in the total and the

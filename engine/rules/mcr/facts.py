@@ -253,7 +253,7 @@ def hand_facts(hand: Hand, ctx: WinContext) -> HandFacts:
 def _seven_pairs_wait(counts: list[int]) -> int | None:
     """The tile a 13-tile hand of six pairs and a single waits on for seven pairs, if it is such a hand:
     at most seven kinds, six pairs (a kind of four is two), and the first kind held once or three times.
-    One pass over the counts (tests/test_mcr_memo.py checks it against the definition written plainly)."""
+    One pass over the counts (tests/unit/test_mcr_memo.py checks it against the definition written plainly)."""
     kinds = pairs = 0
     lone = -1
     for t in range(len(counts)):

@@ -4,11 +4,11 @@
 
 * CHINESE (default, MCR_CONVENTION_CHINESE; also what an unset or MCR_CONVENTION_UNSPECIFIED field
   means): the Chinese convention as ChineseOfficialMahjongHelper / pymahjonggb score it, this rule
-  set's behaviour since its first version (tests/test_mcr_oracle.py compares it with pymahjonggb).
+  set's behaviour since its first version (tests/unit/test_mcr_oracle.py compares it with pymahjonggb).
 * RULEBOOK (MCR_CONVENTION_RULEBOOK): the published English rulebook ("Mahjong Competition Rules",
   World Mahjong Organization, English edition 2006, the "Green Book") where it differs. Exactly four
   rulings change; `engine.rules.mcr.rulebook` lists them with their sources, and
-  tests/test_mcr_conventions.py shows on the shared MCR reference cases that nothing else does.
+  tests/unit/test_mcr_conventions.py shows on the shared MCR reference cases that nothing else does.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The default (CHINESE) is the fan table (`fans.TABLE`) as ChineseOfficialMahjongHelper and its Python
 build pymahjonggb score it. The WMO's English edition of 2006 ("Mahjong Competition Rules", World Mahjong
 Organization; its English text, the "Green Book", says disputes go by the Chinese edition) reads four
-things otherwise; under RULEBOOK exactly these change and nothing else (tests/test_mcr_conventions.py
+things otherwise; under RULEBOOK exactly these change and nothing else (tests/unit/test_mcr_conventions.py
 runs both conventions over the shared reference cases, bench/mcr_cases.py, and explains every difference
 by one of them):
 

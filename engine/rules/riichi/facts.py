@@ -40,7 +40,7 @@ SUIT_MASK: Final = (1 << 9) - 1
 
 # What a yaku needs before its predicate is asked: bits of `Facts.have`. Each predicate in predicates.py
 # declares the bits without which it cannot hold (a necessary condition, never a sufficient one), so a
-# decomposition asks only the few predicates that can hold; tests/test_riichi.py checks on generated and
+# decomposition asks only the few predicates that can hold; tests/unit/test_riichi.py checks on generated and
 # majiang-core hands that no predicate ever holds without its bits.
 # - the situation (per hand, from the context)
 SELF_DRAWN: Final = 1 << 0

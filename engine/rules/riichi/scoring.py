@@ -157,7 +157,7 @@ def _pao(hand: Hand, ctx: WinContext, tiles: tuple[int, ...], players: int) -> i
 # uses no forest). A yaku that no other yaku found excludes, and that excludes none of them, is counted and
 # changes nothing for the others (engine.rules.principles: only a counted yaku excludes, and only what its
 # row names); so `Principles.apply` is asked about the rest only (usually nothing, or two or three yaku),
-# and its answer is kept per such set, as a bit mask: bounded. tests/test_riichi.py checks `counted_yaku`
+# and its answer is kept per such set, as a bit mask: bounded. tests/unit/test_riichi.py checks `counted_yaku`
 # against `plain_counted_yaku` (the mechanism on the whole set) on every set of yaku the generated and
 # majiang-core hands find and on random sets.
 _COUNTED: Final[dict[int, int]] = {}

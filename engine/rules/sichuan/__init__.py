@@ -46,7 +46,7 @@ costs one exchange; shanten 0 exactly when a tile completes a legal win, a fifth
 declared meld of the void suit, or melds in three suits, can never win: BAD_MELD naming the meld.
 
 Rulings (where the reference engine departs from the published rules, the rules are followed, and
-tested by hand in tests/test_sichuan.py):
+tested by hand in tests/unit/test_sichuan.py):
 
 1. 杠上炮 on the last tile scores both Shoot After Kong and Under the Sea, and refunds the kong (the
    reference's game logic passes only 海底 in that case; its own scorer, given both, counts both).

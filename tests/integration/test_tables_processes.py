@@ -1,0 +1,49 @@
+"""The process-starting tests of tests/unit/test_tables.py (the console scripts, fresh processes)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import tables
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(tables.TABLES is None, reason=f"no suit tables: {tables.PROBLEM}")
+
+
+def _damaged_copy(tmp_path: Path, at: int) -> str:
+    assert tables.TABLES is not None
+    path = tmp_path / "suits.bin"
+    shutil.copyfile(tables.TABLES.path, path)
+    with open(path, "r+b") as f:
+        f.seek(at)
+        byte = f.read(1)
+        f.seek(at)
+        f.write(bytes([byte[0] ^ 1]))
+    return str(path)
+
+def _engine_status(env: dict[str, str]) -> str:
+    code = "import engine.analysis, engine.tables as t; print(t.status())"
+    return subprocess.run([sys.executable, "-c", code], env=env, cwd="/", capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def test_a_process_without_the_file_says_why_and_still_answers(tmp_path: Path) -> None:
+    env = dict(os.environ, MJSVC_SUIT_TABLES=str(tmp_path / "missing.bin"))
+    assert "not found" in _engine_status(env)
+    env["MJSVC_SUIT_TABLES"] = _damaged_copy(tmp_path, 0)
+    assert "bad magic" in _engine_status(env)
+    env["MJSVC_SUIT_TABLES"] = "off"
+    code = ("import engine.tables as t; from engine import analysis as A; "
+            "from engine.tiles import parse_tiles, to_counts; "
+            "print(t.TABLES, A.waits(to_counts(parse_tiles('1112345678999m'))))")
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd="/", capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["None", "(0,", "1,", "2,", "3,", "4,", "5,", "6,", "7,", "8)"]
+
+

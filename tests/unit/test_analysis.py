@@ -1,0 +1,317 @@
+"""Shanten, waits, useful tiles and discard advice against pymahjonggb and brute force.
+
+pymahjonggb's `MahjongShanten` only takes 13-tile hands (declared melds counted as 3), and
+ignores which melds they are: only their number matters. For 14 tiles the oracle's value is
+the best over discards, -1 when the hand is complete (as its own discard enumeration does).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import analysis
+from engine.errors import TileCountError
+from engine.hand import Hand, kong, make_hand, pung
+from engine.shapes import ShapeKind, is_complete_counts, suit_splits
+from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, parse_tiles, to_counts
+
+MahjongGB = pytest.importorskip("MahjongGB")
+
+GB = tuple([f"W{r}" for r in range(1, 10)] + [f"B{r}" for r in range(1, 10)] + [f"T{r}" for r in range(1, 10)]
+           + ["F1", "F2", "F3", "F4", "J1", "J2", "J3"])
+ORACLE_BY_SHAPE = {
+    ShapeKind.STANDARD: MahjongGB.RegularShanten,
+    ShapeKind.SEVEN_PAIRS: MahjongGB.SevenPairsShanten,
+    ShapeKind.THIRTEEN_ORPHANS: MahjongGB.ThirteenOrphansShanten,
+    ShapeKind.HONORS_KNITTED: MahjongGB.HonorsAndKnittedTilesShanten,
+    ShapeKind.KNITTED_STRAIGHT: MahjongGB.KnittedStraightShanten,
+}
+WALL = tuple(t for t in range(NUM_KINDS) for _ in range(4))
+KNITTED = [tuple(9 * s + p[s] + 3 * j for s in range(3) for j in range(3))
+           for p in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))]
+
+
+def gb(tiles: list[int]) -> tuple[str, ...]:
+    return tuple(GB[t] for t in tiles)
+
+
+def oracle13(counts: list[int], melds: int) -> int:
+    return MahjongGB.MahjongShanten(tuple(("PENG", "W1", 1) for _ in range(melds)), gb(tiles_of(counts)))
+
+
+def tiles_of(counts: list[int]) -> list[int]:
+    return [t for t, n in enumerate(counts) for _ in range(n)]
+
+
+def random_concealed(rng: random.Random, size: int) -> list[int]:
+    """Half plain random draws, half hands built from sets, partial sets, knitted and orphan runs."""
+    if rng.random() < 0.5:
+        return sorted(rng.sample(WALL, size))
+    while True:
+        tiles: list[int] = []
+        while len(tiles) < size + 2:
+            r = rng.random()
+            if r < 0.35:
+                first = 9 * rng.randrange(3) + rng.randrange(7)
+                tiles += [first, first + 1, first + 2]
+            elif r < 0.55:
+                tiles += [rng.randrange(NUM_KINDS)] * rng.choice((2, 3))
+            elif r < 0.7:
+                first = 9 * rng.randrange(3) + rng.randrange(7)
+                tiles += [first, first + rng.choice((1, 2))]
+            elif r < 0.8:
+                tiles += list(rng.choice(KNITTED))[: rng.randrange(4, 10)]
+            elif r < 0.9:
+                tiles += rng.sample(TERMINALS_AND_HONORS, rng.randrange(3, 10))
+            else:
+                tiles.append(rng.randrange(NUM_KINDS))
+        rng.shuffle(tiles)
+        tiles = sorted(tiles[:size])
+        if max(to_counts(tiles)) <= 4:
+            return tiles
+
+
+def cases(seed: int, n: int) -> list[tuple[list[int], int]]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        melds = rng.choice((0, 0, 0, 0, 1, 1, 2, 3, 4))
+        out.append((to_counts(random_concealed(rng, 13 - 3 * melds)), melds))
+    return out
+
+
+def check_shanten_13(n: int, seed: int) -> None:
+    for counts, melds in cases(seed, n):
+        expected = oracle13(counts, melds)
+        assert analysis.shanten(counts, melds) == expected, (tiles_of(counts), melds)
+        by_shape = analysis.shanten_by_shape(counts, melds)
+        assert min(v for _, v in by_shape) == expected
+
+
+def check_shanten_14(n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for counts, melds in cases(seed, n):
+        extra = rng.choice([t for t in range(NUM_KINDS) if counts[t] < 4])
+        counts[extra] += 1
+        if is_complete_counts(counts, melds):
+            expected = -1
+        else:
+            expected = min(oracle13([n - (t == d) for t, n in enumerate(counts)], melds)
+                           for d in range(NUM_KINDS) if counts[d])
+        assert analysis.shanten(counts, melds) == expected, (tiles_of(counts), melds)
+
+
+def test_shanten_13_matches_oracle() -> None:
+    check_shanten_13(1200, seed=1)
+
+
+def test_shanten_14_matches_oracle() -> None:
+    check_shanten_14(800, seed=2)
+
+
+@pytest.mark.slow
+def test_shanten_matches_oracle_20000() -> None:
+    check_shanten_13(12000, seed=11)
+    check_shanten_14(8000, seed=12)
+
+
+def test_each_shape_matches_the_oracle_function() -> None:
+    for counts, melds in cases(3, 600):
+        by_shape = dict(analysis.shanten_by_shape(counts, melds))
+        expected_shapes = {0: set(ORACLE_BY_SHAPE), 1: {ShapeKind.STANDARD, ShapeKind.KNITTED_STRAIGHT}}
+        assert set(by_shape) == expected_shapes.get(melds, {ShapeKind.STANDARD})
+        for shape, value in by_shape.items():
+            assert value == ORACLE_BY_SHAPE[shape](gb(tiles_of(counts)))[0], (shape, tiles_of(counts))
+
+
+def fifth_copy_completes(counts: list[int], tile: int) -> bool:
+    """Independent check for a tile already held four times: split 5 copies into sets and a pair."""
+    c = counts[:]
+    c[tile] += 1
+    pairs = 0
+    for base in (0, 9, 18):
+        key = tuple(c[base:base + 9])
+        if sum(key) % 3 == 1 or (sum(key) and not suit_splits(key)):  # type: ignore[arg-type]
+            return False
+        pairs += sum(key) % 3 == 2
+    for n in c[27:]:
+        if n % 3 == 1:
+            return False
+        pairs += n % 3 == 2
+    return pairs == 1
+
+
+@pytest.mark.parametrize("quads", [True, False])
+def test_waits_are_the_tiles_that_complete_the_hand(quads: bool) -> None:
+    seen_waiting = 0
+    for counts, melds in cases(4, 1500):
+        waits = analysis.waits(counts, melds, quads)
+        expected = []
+        for t in range(NUM_KINDS):
+            if counts[t] == 4:
+                if fifth_copy_completes(counts, t):
+                    expected.append(t)
+                continue
+            counts[t] += 1
+            if is_complete_counts(counts, melds, quads):
+                expected.append(t)
+            counts[t] -= 1
+        assert list(waits) == expected, (tiles_of(counts), melds)
+        shanten = analysis.shanten(counts, melds, quads)
+        assert (shanten == 0) == bool(waits)
+        seen_waiting += bool(waits)
+    assert seen_waiting > 50  # the generator does produce waiting hands
+
+
+@pytest.mark.parametrize("quads", [True, False])
+def test_useful_tiles_lower_the_shanten(quads: bool) -> None:
+    for counts, melds in cases(5, 700):
+        shanten = analysis.shanten(counts, melds, quads)
+        assert shanten == min(v for _, v in analysis.shanten_by_shape(counts, melds, quads))
+        expected = []
+        for t in range(NUM_KINDS):
+            if counts[t] < 4:
+                counts[t] += 1
+                if analysis.shanten(counts, melds, quads) < shanten:
+                    expected.append(t)
+                counts[t] -= 1
+        assert list(analysis.useful_tiles(counts, melds, quads)) == expected, (tiles_of(counts), melds)
+
+
+def test_standard_useful_tiles_match_regular_shanten() -> None:
+    """With two or more melds only the standard shape applies; pymahjonggb's useful tiles then
+    include a fifth copy at shanten 0 (a wait on a tile held four times) and skip it otherwise."""
+    rng = random.Random(6)
+    for _ in range(400):
+        melds = rng.choice((2, 3, 4))
+        tiles = random_concealed(rng, 13 - 3 * melds)
+        counts = to_counts(tiles)
+        shanten, oracle_useful = MahjongGB.RegularShanten(gb(tiles))
+        oracle = sorted(GB.index(t) for t in oracle_useful)
+        if shanten == 0:
+            assert list(analysis.waits(counts, melds)) == oracle
+        else:
+            assert list(analysis.useful_tiles(counts, melds)) == [t for t in oracle if counts[t] < 4]
+
+
+def hand13(text: str, melds: tuple = ()) -> Hand:
+    return make_hand(parse_tiles(text), melds, sizes=(13,))
+
+
+def test_waiting_hand_analysis_counts_remaining_copies() -> None:
+    hand = hand13("123m456p789s1122z")  # East and South pairs: waits on either
+    a = analysis.analyze(hand, parse_tiles("1zSS"))
+    assert a.shanten == 0
+    assert [(w.tile, w.remaining, w.all_copies_held) for w in a.waits] == [(27, 1, False), (28, 0, False)]
+    assert a.useful_tiles == a.waits and a.useful_count == 1
+    assert dict(a.shanten_by_shape)[ShapeKind.STANDARD] == 0
+    # More copies listed as visible than exist: the count floors at 0.
+    assert all(w.remaining == 0 for w in analysis.analyze(hand, parse_tiles("EEESSS")).waits)
+
+
+def test_wait_on_a_tile_the_player_holds_four_times() -> None:
+    # All four 1m concealed: 111m + 1m waits only on a fifth 1m.
+    a = analysis.analyze(hand13("1111m234p567p789s"), ())
+    assert a.shanten == 0
+    assert [(w.tile, w.remaining, w.all_copies_held) for w in a.waits] == [(0, 0, True)]
+    # A declared kong of 5p and 46p in hand: 5p completes the shape, no copy is left.
+    a = analysis.analyze(hand13("46p123s789sEE", (kong(13),)), ())
+    assert [(w.tile, w.remaining, w.all_copies_held) for w in a.waits] == [(13, 0, True)]
+
+
+def test_tile_kinds_limit_waits_and_useful_tiles() -> None:
+    hand = hand13("23m456m789mEEESS")
+    every = analysis.analyze(hand, ())
+    assert [w.tile for w in every.waits] == [0, 3, 6]
+    only_honours = analysis.analyze(hand, (), tile_kinds=frozenset(range(27, 34)))
+    assert only_honours.shanten == 0 and only_honours.waits == () and only_honours.useful_count == 0
+
+
+def test_discards_are_ordered_best_first() -> None:
+    rng = random.Random(7)
+    for _ in range(60):
+        melds = rng.choice((0, 0, 1, 2))
+        meld_objs = tuple(pung(27 + i) for i in range(melds))
+        tiles = random_concealed(rng, 14 - 3 * melds)
+        counts = to_counts(tiles)
+        if any(counts[27 + i] for i in range(melds)):
+            continue
+        visible = rng.sample(WALL, 5)
+        a = analysis.analyze(make_hand(tiles, meld_objs, sizes=(14,)), visible)
+        held = to_counts(tiles + [27 + i for i in range(melds) for _ in range(3)])
+        seen = to_counts(visible)
+        assert a.shanten == analysis.shanten(counts, melds)
+        assert a.waits == () and a.useful_tiles == ()
+        assert [o.tile for o in sorted(a.discards, key=lambda o: o.tile)] == sorted(set(tiles))
+        keys = [(o.shanten, -o.useful_count, o.tile) for o in a.discards]
+        assert keys == sorted(keys)
+        for o in a.discards:
+            rest = counts[:]
+            rest[o.tile] -= 1
+            assert o.shanten == analysis.shanten(rest, melds)
+            expected = analysis.waits(rest, melds) if o.shanten == 0 else analysis.useful_tiles(rest, melds)
+            assert tuple(u.tile for u in o.useful_tiles) == expected
+            for u in o.useful_tiles:
+                assert u.remaining == max(0, 4 - held[u.tile] - seen[u.tile])
+            assert o.useful_count == sum(u.remaining for u in o.useful_tiles)
+
+
+def test_a_complete_hand_has_shanten_minus_one() -> None:
+    hand = make_hand(parse_tiles("123m456p789s11222z"), sizes=(14,))
+    a = analysis.analyze(hand, ())
+    assert a.shanten == -1
+    assert a.discards[0].shanten == 0
+    with_win = make_hand(parse_tiles("123m456p789s1122z"), winning_tile=28, sizes=(14,))
+    assert analysis.analyze(with_win, ()).shanten == -1
+
+
+def test_special_shapes_waits() -> None:
+    orphans = analysis.analyze(hand13("19m19p19sESWNCFP"), ())
+    assert orphans.shanten == 0 and [w.tile for w in orphans.waits] == list(TERMINALS_AND_HONORS)
+    pairs = analysis.analyze(hand13("1133m5577p99sEEC"), ())
+    assert [w.tile for w in pairs.waits] == [31]
+    knitted = analysis.analyze(hand13("147m258p36sESWNC"), ())
+    assert dict(knitted.shanten_by_shape)[ShapeKind.HONORS_KNITTED] == 0
+    assert [w.tile for w in knitted.waits] == [26, 32, 33]
+    straight = analysis.analyze(hand13("147m258p369sC", (pung(27),)), ())
+    assert dict(straight.shanten_by_shape)[ShapeKind.KNITTED_STRAIGHT] == 0
+    assert [w.tile for w in straight.waits] == [31]
+
+
+def test_other_sizes_are_refused() -> None:
+    with pytest.raises(TileCountError) as err:
+        analysis.analyze(Hand(tuple(parse_tiles("123m456p789s11z"))), ())
+    assert err.value.code == "TILE_COUNT" and err.value.field == "concealed"
+
+
+def test_decoded_additions_memo_answers_as_the_table_and_analyses_are_unchanged() -> None:
+    """`_plus` keeps the table's decoded additions per part key (bounded): a memo hit answers exactly what
+    the table does, and discard advice is the same with the memo emptied before every call and kept."""
+    rng = random.Random(20261201)
+    keys = set()
+    while len(keys) < 2000:
+        c = [0] * 9
+        for _ in range(rng.randint(1, 11)):
+            r = rng.randrange(9)
+            if c[r] < 4:
+                c[r] += 1
+        keys.add(tuple(c))
+    for key in keys:
+        table = analysis._table(key)
+        expected = table.additions_of(key) if table is not None else None
+        first, again = analysis._plus(key), analysis._plus(key)
+        assert first == again
+        if expected is not None:
+            assert first == expected and key in analysis._PLUS_DECODED
+    hands = []
+    while len(hands) < 200:
+        tiles = sorted(rng.sample(range(4 * NUM_KINDS), 14))
+        hands.append(make_hand([t // 4 for t in tiles], sizes=(14,)))
+    kept = [analysis.analyze(h, ()) for h in hands]
+    plain = []
+    for h in hands:
+        analysis._PLUS_DECODED.clear()
+        plain.append(analysis.analyze(h, ()))
+    assert kept == plain
