@@ -203,7 +203,8 @@ def test_hk_matches_hk_mahjong_10000(oracle: Path) -> None:
 
 def test_generator_covers_every_fan() -> None:
     """Every fan of the table (flower, limit and situation fans too) appears in the generated wins; the fans
-    off under the default options (OPTIONAL_FANS: 七对, 杠上杠, the flower hands) are tests/unit/test_hk_options.py's."""
+    off under the default options (OPTIONAL_FANS: 七对, 杠上杠, the flower hands) are
+    tests/unit/test_hk_options.py's."""
     seen: Counter = Counter()
     for c in cases(2000, 1):
         ev = api.evaluate(c.hand, c.ctx, "hk")
