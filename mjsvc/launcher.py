@@ -112,6 +112,9 @@ class ServerProcess:
 
     def __init__(self, *args: str, workers: int = 2, grace: float = 5.0, env: dict[str, str] | None = None,
                  log_dir: Path | None = None) -> None:
+        if "--service-class" in args or "MJSVC_SERVICE_CLASS" in (env or {}):
+            # a stand-in service (bench.doubles) lives in the checkout, not in the installed packages
+            env = {"PYTHONPATH": str(Path(__file__).resolve().parents[1]), **(env or {})}
         self.port = free_port()
         self.metrics_port = free_port()
         self.workers = workers

@@ -9,9 +9,9 @@ const protoLoader = require('@grpc/proto-loader');
 
 const fs = require('fs');
 
-const PROTO = path.resolve(__dirname, '..', '..', 'proto', 'mahjong', 'v1', 'mahjong.proto');
+const PROTO = path.resolve(__dirname, '..', '..', '..', 'proto', 'mahjong', 'v1', 'mahjong.proto');
 // The service config the project publishes: retry a call refused with UNAVAILABLE (a worker restarting).
-const SERVICE_CONFIG = fs.readFileSync(path.resolve(__dirname, '..', '..', 'deploy', 'service_config.json'), 'utf8');
+const SERVICE_CONFIG = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'deploy', 'service_config.json'), 'utf8');
 
 function main() {
   const [address, requestJson] = process.argv.slice(2);
