@@ -38,6 +38,7 @@ HERE = Path(__file__).resolve().parent
 # once at import, with IntEnum ids and dataclass rows that compiled code reads as plain ints and objects;
 # hk: fans.py, and options.py whose options dataclass extends the interpreted model).
 COMPILED = [
+    "engine/tile_kinds.py",
     "engine/shapes.py",
     "engine/memo.py",
     "engine/results.py",

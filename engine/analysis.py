@@ -38,7 +38,8 @@ from engine.results import Analysis, DiscardOption, TileCount
 from engine.shapes import COMPLETE_SUITS, ShapeKind, _suit_splits_dfs, is_complete_counts
 from engine.tables import TABLES
 from engine.tables.loader import SuitTable
-from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, to_counts
+from engine.tile_kinds import NUM_KINDS, TERMINALS_AND_HONORS, suit_of
+from engine.tiles import to_counts
 
 Key = tuple[int, ...]  # nine counts for a suit, seven for the honours
 
@@ -718,7 +719,7 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         if not c[d]:
             continue
         c[d] -= 1
-        j = d // 9 if d < 27 else 3  # only the discarded tile's part changes
+        j = suit_of(d)  # only the discarded tile's part changes
         key = tuple(c[9 * j:9 * j + 9])
         keys13 = keys[:j] + (key,) + keys[j + 1:]
         infos13 = infos[:j] + (_info(key),) + infos[j + 1:]

@@ -19,7 +19,16 @@ from engine.errors import (
     TileCountError,
     TooManyCopiesError,
 )
-from engine.tiles import NUM_FLOWERS, check_tile, check_tiles, format_tile, format_tiles, is_honor, to_counts
+from engine.tiles import (
+    NUM_FLOWERS,
+    check_tile,
+    check_tiles,
+    format_tile,
+    format_tiles,
+    is_honor,
+    same_suit,
+    to_counts,
+)
 
 
 class MeldKind(IntEnum):
@@ -141,7 +150,7 @@ def make_meld(
         if any(is_honor(t) for t in tiles):
             raise BadMeldError(f"{field}: a chow cannot hold honours ({format_tiles(tiles)})", f"{field}.tiles")
         a, b, c = tiles
-        if not (b == a + 1 and c == a + 2 and a // 9 == c // 9):
+        if not (b == a + 1 and c == a + 2 and same_suit(a, c)):
             raise BadMeldError(f"{field}: {format_tiles(tiles)} is not a run of one suit", f"{field}.tiles")
     elif len(set(tiles)) != 1:
         raise BadMeldError(

@@ -25,7 +25,9 @@ from typing import Final
 from engine.hand import Hand, MeldKind
 from engine.memo import IntMemo
 from engine.tables import TABLES
-from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tiles, to_counts
+from engine.tables.format import SET_CODE_BASE
+from engine.tile_kinds import EAST, NUM_KINDS, P1, S1, TERMINALS_AND_HONORS, WHITE, is_suited, offset_in_suit, suit_of
+from engine.tiles import format_tiles, to_counts
 
 SuitKey = tuple[int, int, int, int, int, int, int, int, int]
 
@@ -233,9 +235,10 @@ def _dfs_splits(counts: tuple[int, ...], want_pair: bool) -> frozenset[SuitSplit
     return frozenset(out)
 
 
-# A tabled set code (kind * 9 + rank offset, see engine.tables.format) -> the set.
+# A tabled set code (kind * SET_CODE_BASE + rank offset, see engine.tables.format) -> the set.
 _SPLIT_SETS: tuple[tuple[SetKind, int] | None, ...] = tuple(
-    (SetKind(code // 9), code % 9) if code // 9 in SetKind._value2member_map_ else None for code in range(45))
+    (SetKind(code // SET_CODE_BASE), code % SET_CODE_BASE) if code // SET_CODE_BASE in SetKind._value2member_map_
+    else None for code in range(5 * SET_CODE_BASE))
 
 
 @lru_cache(maxsize=1 << 12)
@@ -456,15 +459,15 @@ class _SuitOption:
 
 
 def _option(base: int, codes: list[int]) -> _SuitOption:
-    """A split given as its set codes (kind * 9 + rank; a pair at most once) in joinable form."""
+    """A split given as its set codes (kind * SET_CODE_BASE + rank; a pair at most once) in joinable form."""
     keys: list[int] = []
     pair_id = -1
     for code in codes:
-        kind = code // 9
+        kind = code // SET_CODE_BASE
         if kind == _PAIR:
-            pair_id = set_id(kind, base + code % 9)
+            pair_id = set_id(kind, base + code % SET_CODE_BASE)
         else:
-            keys.append(code % 9 * _ORDER_STEP + kind)
+            keys.append(code % SET_CODE_BASE * _ORDER_STEP + kind)
     keys.sort()
     ids = [set_id(k % _ORDER_STEP, base + k // _ORDER_STEP) for k in keys]
     sets = _CONCEALED_BY_ID
@@ -479,7 +482,8 @@ _MAX_CODED: Final = (1 << _RANK_BITS) - 1
 
 
 # What one copy of tile t adds to its block's `suit_code` (the block's first rank in the highest bits).
-_CODE_UNIT: Final = tuple(1 << (_RANK_BITS * (8 - t % 9 if t < 27 else 33 - t) + 2) for t in range(NUM_KINDS))
+_CODE_UNIT: Final = tuple(1 << (_RANK_BITS * (8 - offset_in_suit(t) if is_suited(t) else WHITE - t) + 2)
+                          for t in range(NUM_KINDS))
 
 
 def suit_code(counts: list[int], block: int) -> int | None:
@@ -572,7 +576,7 @@ def _standard_splits(counts: list[int], win: int | None, coded: bool = False, c0
     splits is the product of the per-suit options, characters outermost. `coded`: c0-c3 are the four
     blocks' `suit_code`s, counted by the caller with the tiles (`decompositions`).
     """
-    win_block = -1 if win is None else (win // 9 if win < 27 else 3)
+    win_block = -1 if win is None else suit_of(win)
     # While every suit so far splits one way (the usual case), the one combination is kept in locals.
     sets: tuple[TileSet, ...] = ()
     pair: TileSet | None = None
@@ -710,11 +714,11 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
     c0, c1, c2, c3 = 0, 1, 2, 3
     for t in concealed if win is None else concealed + (win,):
         counts[t] = counts[t] + 1  # not +=: compiled, that is a generic in-place add
-        if t < 9:
+        if t < P1:
             c0 += unit[t]
-        elif t < 18:
+        elif t < S1:
             c1 += unit[t]
-        elif t < 27:
+        elif t < EAST:
             c2 += unit[t]
         else:
             c3 += unit[t]

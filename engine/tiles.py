@@ -15,18 +15,42 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine.errors import BadTileError
+from engine.tile_kinds import (  # noqa: F401  (the kinds are re-exported: `engine.tiles` is the public module)
+    DRAGONS,
+    EAST,
+    GREEN,
+    HONOR_PART,
+    HONORS,
+    M1,
+    NORTH,
+    NUM_KINDS,
+    NUM_SUITED,
+    P1,
+    RANKS,
+    RED,
+    S1,
+    SOUTH,
+    SUIT_FIRSTS,
+    SUITED,
+    TERMINALS,
+    TERMINALS_AND_HONORS,
+    WEST,
+    WHITE,
+    WINDS,
+    is_honor,
+    is_simple,
+    is_suited,
+    is_terminal,
+    is_terminal_or_honor,
+    offset_in_suit,
+    rank_of,
+    same_suit,
+    suit_first,
+    suit_of,
+    tile_of,
+)
 
-NUM_KINDS = 34
 NUM_FLOWERS = 8  # plum orchid chrysanthemum bamboo spring summer autumn winter: counted, never played
-
-M1, P1, S1 = 0, 9, 18
-EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
-RED, GREEN, WHITE = 31, 32, 33
-WINDS = (EAST, SOUTH, WEST, NORTH)
-DRAGONS = (RED, GREEN, WHITE)
-HONORS = WINDS + DRAGONS
-TERMINALS = (0, 8, 9, 17, 18, 26)
-TERMINALS_AND_HONORS = TERMINALS + HONORS
 
 SUIT_LETTERS = "mps"
 HONOR_LETTERS = "ESWNCFP"  # index 27 + position
@@ -35,28 +59,6 @@ _Z_TO_INDEX = {1: EAST, 2: SOUTH, 3: WEST, 4: NORTH, 5: WHITE, 6: GREEN, 7: RED}
 # Names used in messages and the readable CLI.
 _HONOR_NAMES = ("East", "South", "West", "North", "Red", "Green", "White")
 _SUIT_NAMES = ("characters", "dots", "bamboo")
-
-
-def suit_of(tile: int) -> int:
-    """0 characters, 1 dots, 2 bamboo, 3 honours."""
-    return tile // 9 if tile < 27 else 3
-
-
-def rank_of(tile: int) -> int:
-    """1-9 for suited tiles, 0 for honours."""
-    return tile % 9 + 1 if tile < 27 else 0
-
-
-def is_honor(tile: int) -> bool:
-    return tile >= 27
-
-
-def is_terminal(tile: int) -> bool:
-    return tile < 27 and tile % 9 in (0, 8)
-
-
-def is_terminal_or_honor(tile: int) -> bool:
-    return tile >= 27 or tile % 9 in (0, 8)
 
 
 def check_tile(tile: int, field: str = "tile") -> int:
@@ -82,8 +84,8 @@ def check_tiles(tiles: Iterable[int], field: str) -> list[int]:
 
 def tile_name(tile: int) -> str:
     """A readable name: '3 dots', 'Red'."""
-    if tile >= 27:
-        return _HONOR_NAMES[tile - 27]
+    if is_honor(tile):
+        return _HONOR_NAMES[tile - EAST]
     return f"{rank_of(tile)} {_SUIT_NAMES[suit_of(tile)]}"
 
 
@@ -108,7 +110,7 @@ def parse_tiles(text: str, field: str = "tiles") -> list[int]:
         elif ch in HONOR_LETTERS:
             if pending:
                 raise BadTileError(f"{field}: digits before {ch!r} at position {pos} have no suit letter", field)
-            out.append(27 + HONOR_LETTERS.index(ch))
+            out.append(EAST + HONOR_LETTERS.index(ch))
         else:
             raise BadTileError(f"{field}: unexpected character {ch!r} at position {pos} in {text!r}", field)
     if pending:
@@ -123,7 +125,7 @@ def _digit_tile(digit: int, suit: str, pos: int, field: str) -> int:
         return _Z_TO_INDEX[digit]
     if digit == 0:
         raise BadTileError(f"{field}: '0{suit}' at position {pos} is not a tile (ranks are 1-9)", field)
-    return SUIT_LETTERS.index(suit) * 9 + digit - 1
+    return tile_of(SUIT_LETTERS.index(suit), digit)
 
 
 def parse_tile(text: str, field: str = "tile") -> int:
@@ -138,10 +140,10 @@ def format_tiles(tiles: Iterable[int]) -> str:
     ordered = sorted(tiles)
     parts: list[str] = []
     for suit, letter in enumerate(SUIT_LETTERS):
-        digits = "".join(str(t - 9 * suit + 1) for t in ordered if suit_of(t) == suit)
+        digits = "".join(str(rank_of(t)) for t in ordered if suit_of(t) == suit)
         if digits:
             parts.append(digits + letter)
-    parts.extend(HONOR_LETTERS[t - 27] for t in ordered if t >= 27)
+    parts.extend(HONOR_LETTERS[t - EAST] for t in ordered if is_honor(t))
     return "".join(parts)
 
 

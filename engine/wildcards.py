@@ -41,7 +41,7 @@ from engine.hand import Hand, MeldKind
 from engine.results import Analysis, DiscardOption, TileCount
 from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet
 from engine.tables import TABLES
-from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS
+from engine.tile_kinds import EAST, NUM_KINDS, P1, S1, TERMINALS_AND_HONORS, is_suited, suit_first, suit_of
 
 NEED_CAP: Final = 15  # a stored need above this reads as 15: no hand holds that many wildcards
 _PAIR_SHIFT: Final = 4
@@ -433,11 +433,11 @@ def is_complete_wild(counts: Sequence[int], wild: Collection[int], n_melds: int 
         if n:
             j += n
             off = n * _PLACE[t]
-            if t < 9:
+            if t < P1:
                 i0 -= off
-            elif t < 18:
+            elif t < S1:
                 i1 -= off
-            elif t < 27:
+            elif t < EAST:
                 i2 -= off
             else:
                 ih -= off
@@ -519,7 +519,7 @@ def complete_real(real: list[int], j: int, n_melds: int, shapes: WildShapes) -> 
     return False
 
 
-_PART_OF: Final = tuple(t // 9 if t < 27 else 3 for t in range(NUM_KINDS))
+_PART_OF: Final = tuple(suit_of(t) for t in range(NUM_KINDS))
 
 
 def waits_wild(counts: Sequence[int], wild: Collection[int], n_melds: int = 0,
@@ -950,8 +950,8 @@ def _standard_splits_wild(real: list[int], j: int) -> set[tuple[tuple[_WildSet, 
         choices: list[tuple[SetKind, int, tuple[int, ...]]] = [(SetKind.PUNG, i, (i, i, i))]
         if pair_left:
             choices.append((SetKind.PAIR, i, (i, i)))
-        if i < 27:
-            base = i - i % 9
+        if is_suited(i):
+            base = suit_first(i)
             for f in (i - 2, i - 1, i):
                 if base <= f and f + 2 <= base + 8:
                     choices.append((SetKind.CHOW, f, (f, f + 1, f + 2)))

@@ -93,7 +93,8 @@ STATUS_OPEN: Final = 3
 GROUP_COUNT_BITS: Final = 4
 NOT_TABLED: Final = 0xFFFFFFFF
 
-# A split set's code: kind * 9 + rank offset (kinds as engine.shapes.SetKind: chow 1 ... pair 4).
+# A split set's code: kind * SET_CODE_BASE + rank offset (kinds as engine.shapes.SetKind: chow 1 ... pair 4).
+SET_CODE_BASE: Final = 9
 SPLIT_WIDTH: Final = 5
 PAD: Final = 0xFF
 

@@ -25,27 +25,21 @@ from engine.shapes import KONG_NUMBER as _KONG
 from engine.shapes import PAIR_NUMBER as _PAIR
 from engine.tables import TABLES
 from engine.tables.format import MASK9, STATUS_OPEN, TO_PAIR_SHIFT, TO_SETS_SHIFT
-from engine.tiles import NUM_KINDS
+from engine.tile_kinds import (
+    ALL_GREEN,
+    DRAGONS,
+    NUM_KINDS,
+    NUM_SUITED,
+    is_honor,
+    is_suited,
+    is_terminal_or_honor,
+    offset_in_suit,
+    rank_of,
+    suit_first,
+)
 
 # Tiles whose faces look the same upside down (推不倒): dots 1234589, bamboo 245689, white.
 REVERSIBLE: Final = frozenset([9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33])
-# All Green (绿一色): bamboo 2 3 4 6 8 and the green dragon.
-GREEN: Final = frozenset([19, 20, 21, 23, 25, 32])
-WIND_TILES: Final = (27, 28, 29, 30)
-DRAGON_TILES: Final = (31, 32, 33)
-
-
-def suit(t: int) -> int:
-    return t // 9 if t < 27 else 3
-
-
-def rank(t: int) -> int:
-    """1-9 for suited tiles, 0 for honours."""
-    return t % 9 + 1 if t < 27 else 0
-
-
-def is_terminal_or_honor(t: int) -> bool:
-    return t >= 27 or t % 9 in (0, 8)
 
 
 def mask_of(tiles: frozenset[int] | tuple[int, ...]) -> int:
@@ -54,9 +48,9 @@ def mask_of(tiles: frozenset[int] | tuple[int, ...]) -> int:
 
 
 SUIT_MASK: Final = 0x1FF  # the nine ranks of one suit
-SUITED: Final = (1 << 27) - 1
+SUITED_MASK: Final = (1 << NUM_SUITED) - 1
 REVERSIBLE_MASK: Final = mask_of(REVERSIBLE)
-GREEN_MASK: Final = mask_of(GREEN)
+GREEN_MASK: Final = mask_of(ALL_GREEN)
 TERMINAL_RANKS: Final = 0b100000001  # ranks 1 and 9, as bits 0 and 8 of a rank mask
 
 
@@ -75,7 +69,7 @@ class TileFacts(NamedTuple):
     dragons: bool
     rank_union: int  # rank mask over all suits (bit r-1 for rank r)
     reversible: bool  # every kind is one of REVERSIBLE
-    green: bool  # every kind is one of GREEN
+    green: bool  # every kind is one of ALL_GREEN
 
 
 # `TileFacts` packed into one small int, the key the tile fans are memoized on (no tuple built or
@@ -438,8 +432,8 @@ def _single_wait_standard(standing: list[int], win: int, seven_pairs: bool) -> b
     """`_single_wait` for a hand that has a standard decomposition: every suit but the winning
     tile's is complete in the standing hand already, so only that suit is looked up.
     `seven_pairs`: the standing hand may be six pairs and a single (no melds, few kinds)."""
-    if win < 27:
-        lo = win - win % 9
+    if is_suited(win):
+        lo = suit_first(win)
         mask = _open_wait_mask(standing, lo, False)
     else:
         lo = 27
@@ -516,11 +510,11 @@ _KONGS_AT_LEAST: Final = (0, KONGS, KONGS | TWO_KONGS, KONGS | TWO_KONGS | THREE
 
 def _set_traits(kind: SetKind, f: int) -> tuple[int, int, int, int]:
     """(holds a terminal or honour, holds a 5, is an even pung or pair, feature bits) of one set."""
-    if f >= 27:
+    if is_honor(f):
         if kind in (SetKind.PUNG, SetKind.KONG):
-            return 1, 0, 0, PUNGS | (DRAGON_PUNG if f >= 31 else WIND_PUNG | TERMINAL_PUNG)
+            return 1, 0, 0, PUNGS | (DRAGON_PUNG if f in DRAGONS else WIND_PUNG | TERMINAL_PUNG)
         return 1, 0, 0, 0
-    r = f % 9 + 1
+    r = rank_of(f)
     if kind == SetKind.CHOW:  # by its lowest tile
         return int(r in (1, 7)), int(r in (3, 4, 5)), 0, 0
     feats = 0
@@ -600,11 +594,11 @@ class SetFacts:
                 features |= MELDED_KONGS
             if concealed_kongs:
                 features |= CONCEALED_KONGS
-        if pair is not None and pair >= 27:
-            features |= DRAGON_PAIR if pair >= 31 else WIND_PAIR
+        if pair is not None and is_honor(pair):
+            features |= DRAGON_PAIR if pair in DRAGONS else WIND_PAIR
         if len(chows) == 4:
             features |= FOUR_CHOWS
-            if outside - (pair is not None and (pair >= 27 or pair % 9 in (0, 8))) == 4:
+            if outside - (pair is not None and is_terminal_or_honor(pair)) == 4:
                 features |= TERMINAL_CHOWS
         if win_index is not None:
             if win_kind == _PAIR:
@@ -612,7 +606,7 @@ class SetFacts:
             elif win_kind == _CHOW:
                 if win_offset == 1:
                     features |= WIN_CLOSED
-                elif d.sets[win_index].first % 9 == (6 if win_offset == 0 else 0):
+                elif offset_in_suit(d.sets[win_index].first) == (6 if win_offset == 0 else 0):
                     features |= WIN_EDGE
         if outside == n:
             features |= ALL_OUTSIDE

@@ -31,22 +31,18 @@ from engine.memo import IntMemo, KeyTable, TabledMemo
 from engine.rules.mcr import facts as F
 from engine.rules.mcr import tables as mcr_tables
 from engine.rules.mcr.facts import (
-    DRAGON_TILES,
-    SUITED,
+    SUITED_MASK,
     TERMINAL_RANKS,
-    WIND_TILES,
     HandFacts,
     SetFacts,
     Situation,
     TileFacts,
-    is_terminal_or_honor,
-    rank,
     ranks_mask,
-    suit,
 )
 from engine.rules.mcr.fans import TABLE, Fan
 from engine.rules.model import Occurrence, Predicates, Scope
 from engine.shapes import ShapeKind
+from engine.tile_kinds import DRAGONS, WINDS, is_honor, is_suited, is_terminal_or_honor, rank_of, suit_of
 
 PREDICATES: Final = Predicates(TABLE, in_scoring=(Fan.CHICKEN_HAND, Fan.FLOWER_TILES))
 fan: Final = PREDICATES.fan
@@ -305,7 +301,7 @@ def seven_shifted_pairs(h: HandFacts, sf: SetFacts) -> Hits:
 def _shifted_pairs(sf: SetFacts) -> bool:
     firsts = [s.first for s in sf.decomposition.sets]
     f = firsts[0]
-    return f < 27 and f % 9 <= 2 and firsts == list(range(f, f + 7))
+    return is_suited(f) and rank_of(f) <= 3 and firsts == list(range(f, f + 7))
 
 
 @fan(Fan.LESSER_HONORS_AND_KNITTED_TILES, needs=F.HONORS_KNITTED_SHAPE)  # Lesser Honors and Knitted Tiles
@@ -329,7 +325,7 @@ def knitted_straight(h: HandFacts, sf: SetFacts) -> Hits:
     d = sf.decomposition
     if d.kind == ShapeKind.KNITTED_STRAIGHT:
         return [()]
-    if d.kind == ShapeKind.HONORS_KNITTED and (h.present & SUITED).bit_count() == 9:
+    if d.kind == ShapeKind.HONORS_KNITTED and (h.present & SUITED_MASK).bit_count() == 9:
         return [()]
     return []
 
@@ -449,7 +445,7 @@ def four_kongs(h: HandFacts, sf: SetFacts) -> Hits:
 
 @fan(Fan.ALL_CHOWS, needs=F.NO_PUNGS)  # All Chows: only chows and a suited pair
 def all_chows(h: HandFacts, sf: SetFacts) -> Hits:
-    if sf.pungs or sf.pair is None or sf.pair >= 27 or sf.decomposition.kind == ShapeKind.SEVEN_PAIRS:
+    if sf.pungs or sf.pair is None or is_honor(sf.pair) or sf.decomposition.kind == ShapeKind.SEVEN_PAIRS:
         return []
     return [_all(sf)]
 
@@ -466,9 +462,9 @@ def little_three_dragons(h: HandFacts, sf: SetFacts) -> Hits:
 
 @fan(Fan.LITTLE_FOUR_WINDS, needs=F.WIND_PUNG | F.WIND_PAIR)  # Little Four Winds: three wind pungs and a wind pair
 def little_four_winds(h: HandFacts, sf: SetFacts) -> Hits:
-    winds = [p.set_index for p in sf.pungs if 27 <= p.tile <= 30]
+    winds = [p.set_index for p in sf.pungs if p.tile in WINDS]
     pair_index = sf.pair_index
-    if len(winds) == 3 and pair_index is not None and sf.pair is not None and 27 <= sf.pair <= 30:
+    if len(winds) == 3 and pair_index is not None and sf.pair is not None and sf.pair in WINDS:
         return [(*winds, pair_index)]
     return []
 
@@ -487,10 +483,10 @@ def three_suited_terminal_chows(h: HandFacts, sf: SetFacts) -> Hits:
 
 def _terminal_chows(sf: SetFacts, pure: bool) -> bool:
     p = sf.pair
-    if len(sf.chows) != 4 or p is None or rank(p) != 5:
+    if len(sf.chows) != 4 or p is None or rank_of(p) != 5:
         return False
-    firsts = sorted((suit(f), rank(f)) for f, _ in sf.chows)
-    ps = suit(p)
+    firsts = sorted((suit_of(f), rank_of(f)) for f, _ in sf.chows)
+    ps = suit_of(p)
     if pure:
         return firsts == [(ps, 1), (ps, 1), (ps, 7), (ps, 7)]
     others = sorted(s for s in (0, 1, 2) if s != ps)
@@ -559,7 +555,7 @@ def _find_wait(h: HandFacts, sf: SetFacts) -> int:
         return _SINGLE if d.sets[i].kind == 4 else 0
     kind = d.sets[i].kind
     if kind == 1:
-        if sf.win_offset != 1 and rank(d.sets[i].first) != (7 if sf.win_offset == 0 else 1):
+        if sf.win_offset != 1 and rank_of(d.sets[i].first) != (7 if sf.win_offset == 0 else 1):
             return 0  # the other end of the run completes it too (a two-sided wait): no need to look
         fan = _CLOSED if sf.win_offset == 1 else _EDGE
     elif kind == 4 and sf.decomposition.kind in (ShapeKind.STANDARD, ShapeKind.KNITTED_STRAIGHT):
@@ -572,16 +568,16 @@ def _find_wait(h: HandFacts, sf: SetFacts) -> int:
 # ---------------------------------------------------------------- combinations of chows
 
 def _same_suit(ts: tuple[int, ...]) -> bool:
-    s = suit(ts[0])
-    return all(suit(t) == s for t in ts)
+    s = suit_of(ts[0])
+    return all(suit_of(t) == s for t in ts)
 
 
 def _three_suits(ts: tuple[int, ...]) -> bool:
-    return len({suit(t) for t in ts}) == 3
+    return len({suit_of(t) for t in ts}) == 3
 
 
 def _ranks_of(ts: tuple[int, ...]) -> list[int]:
-    return sorted(rank(t) for t in ts)
+    return sorted(rank_of(t) for t in ts)
 
 
 @fan(Fan.FOUR_PURE_SHIFTED_CHOWS, family="chow", arity=4)  # Four Pure Shifted Chows: one suit, starting 1 or 2 apart
@@ -636,65 +632,66 @@ def pure_double_chow(ts: tuple[int, ...]) -> Hits:
 
 @fan(Fan.MIXED_DOUBLE_CHOW, family="chow", arity=2)  # Mixed Double Chow: the same chow in two suits
 def mixed_double_chow(ts: tuple[int, ...]) -> Hits:
-    return _combination(ts, suit(ts[0]) != suit(ts[1]) and rank(ts[0]) == rank(ts[1]))
+    return _combination(ts, suit_of(ts[0]) != suit_of(ts[1]) and rank_of(ts[0]) == rank_of(ts[1]))
 
 
 @fan(Fan.SHORT_STRAIGHT, family="chow", arity=2)  # Short Straight: two chows of one suit making a run of six
 def short_straight(ts: tuple[int, ...]) -> Hits:
-    return _combination(ts, _same_suit(ts) and abs(rank(ts[0]) - rank(ts[1])) == 3)
+    return _combination(ts, _same_suit(ts) and abs(rank_of(ts[0]) - rank_of(ts[1])) == 3)
 
 
 @fan(Fan.TWO_TERMINAL_CHOWS, family="chow", arity=2)  # Two Terminal Chows: 123 and 789 of one suit
 def two_terminal_chows(ts: tuple[int, ...]) -> Hits:
-    return _combination(ts, _same_suit(ts) and sorted((rank(ts[0]), rank(ts[1]))) == [1, 7])
+    return _combination(ts, _same_suit(ts) and sorted((rank_of(ts[0]), rank_of(ts[1]))) == [1, 7])
 
 
 # ---------------------------------------------------------------- combinations of pungs
 
 @fan(Fan.FOUR_PURE_SHIFTED_PUNGS, family="pung", arity=4)  # Four Pure Shifted Pungs
 def four_pure_shifted_pungs(ts: tuple[int, ...]) -> Hits:
-    return _combination(ts, ts[0] < 27 and _same_suit(ts) and list(ts) == list(range(ts[0], ts[0] + 4)))
+    return _combination(ts, is_suited(ts[0]) and _same_suit(ts) and list(ts) == list(range(ts[0], ts[0] + 4)))
 
 
 @fan(Fan.BIG_FOUR_WINDS, family="pung", arity=4)  # Big Four Winds
 def big_four_winds(ts: tuple[int, ...]) -> Hits:
-    return _combination(ts, ts == WIND_TILES)
+    return _combination(ts, ts == WINDS)
 
 
 @fan(Fan.MIXED_SHIFTED_PUNGS, family="pung", arity=3)  # Mixed Shifted Pungs: three suits, ranks one apart
 def mixed_shifted_pungs(ts: tuple[int, ...]) -> Hits:
     r = _ranks_of(ts)
-    return _combination(ts, ts[2] < 27 and _three_suits(ts) and r[0] + 1 == r[1] and r[1] + 1 == r[2])
+    return _combination(ts, is_suited(ts[2]) and _three_suits(ts) and r[0] + 1 == r[1] and r[1] + 1 == r[2])
 
 
 @fan(Fan.TRIPLE_PUNG, family="pung", arity=3)  # Triple Pung: the same rank in three suits
 def triple_pung(ts: tuple[int, ...]) -> Hits:
-    return _combination(ts, ts[2] < 27 and _three_suits(ts) and rank(ts[0]) == rank(ts[1]) == rank(ts[2]))
+    return _combination(ts, is_suited(ts[2]) and _three_suits(ts)
+                        and rank_of(ts[0]) == rank_of(ts[1]) == rank_of(ts[2]))
 
 
 @fan(Fan.PURE_SHIFTED_PUNGS, family="pung", arity=3)  # Pure Shifted Pungs: one suit, ranks one apart
 def pure_shifted_pungs(ts: tuple[int, ...]) -> Hits:
-    return _combination(ts, ts[2] < 27 and _same_suit(ts) and ts[0] + 1 == ts[1] and ts[1] + 1 == ts[2])
+    return _combination(ts, is_suited(ts[2]) and _same_suit(ts) and ts[0] + 1 == ts[1] and ts[1] + 1 == ts[2])
 
 
 @fan(Fan.BIG_THREE_WINDS, family="pung", arity=3)  # Big Three Winds
 def big_three_winds(ts: tuple[int, ...]) -> Hits:
-    return _combination(ts, all(27 <= t <= 30 for t in ts))
+    return _combination(ts, all(t in WINDS for t in ts))
 
 
 @fan(Fan.BIG_THREE_DRAGONS, family="pung", arity=3)  # Big Three Dragons
 def big_three_dragons(ts: tuple[int, ...]) -> Hits:
-    return _combination(ts, ts == DRAGON_TILES)
+    return _combination(ts, ts == DRAGONS)
 
 
 @fan(Fan.DOUBLE_PUNG, family="pung", arity=2)  # Double Pung: the same rank in two suits
 def double_pung(ts: tuple[int, ...]) -> Hits:
-    return _combination(ts, ts[1] < 27 and rank(ts[0]) == rank(ts[1]))
+    return _combination(ts, is_suited(ts[1]) and rank_of(ts[0]) == rank_of(ts[1]))
 
 
 @fan(Fan.TWO_DRAGONS_PUNGS, family="pung", arity=2)  # Two Dragons Pungs
 def two_dragons_pungs(ts: tuple[int, ...]) -> Hits:
-    return _combination(ts, ts[0] >= 31 and ts[1] >= 31)
+    return _combination(ts, ts[0] in DRAGONS and ts[1] in DRAGONS)
 
 
 # ---------------------------------------------------------------- the dispatch tables, from the registry

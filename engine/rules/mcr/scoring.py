@@ -49,6 +49,7 @@ from engine.rules.mcr.options import McrConvention, McrOptions
 from engine.rules.model import Scope
 from engine.rules.principles import Principles
 from engine.shapes import Decomposition, ShapeKind, decompositions
+from engine.tile_kinds import DRAGONS, NUM_KINDS, SUITED, WINDS, is_suited, offset_in_suit, rank_of, suit_of
 
 # The exclusions of the table, applied by the mechanism every rule set shares.
 PRINCIPLES: Final = Principles(TABLE.rows)
@@ -61,7 +62,7 @@ _POINTS_OF: Final = [BY_ID[fid].points if fid in BY_ID else 0 for fid in _ID_RAN
 _SITUATIONAL: Final = frozenset([int(row.id) for row in TABLE.rows if row.scope is Scope.SITUATION])
 # Sort key of a tile in the oracle's order (characters, bamboo, dots, honours).
 _SUIT_ORDER: Final = (0, 2, 1, 3)
-TILE_KEY: Final = tuple(_SUIT_ORDER[t // 9 if t < 27 else 3] * 16 + (t % 9 if t < 27 else t - 27) for t in range(34))
+TILE_KEY: Final = tuple(_SUIT_ORDER[suit_of(t)] * 16 + offset_in_suit(t) for t in range(NUM_KINDS))
 # `combinations` sorts a family's sets as ints: the tile's key, then the set index in the low bits.
 KEY_TILE: Final = tuple(TILE_KEY.index(k) if k in TILE_KEY else -1 for k in range(max(TILE_KEY) + 1))
 _INDEX_BITS: Final = 4  # a decomposition has at most 14 sets
@@ -84,8 +85,8 @@ def _pung_partners(t: int) -> int:
     for u in range(34):
         if u == t:
             continue
-        suited = t < 27 and u < 27 and abs(t % 9 - u % 9) <= 2
-        if suited or (27 <= t <= 30 and 27 <= u <= 30) or (t >= 31 and u >= 31):
+        suited = is_suited(t) and is_suited(u) and abs(rank_of(t) - rank_of(u)) <= 2
+        if suited or (t in WINDS and u in WINDS) or (t in DRAGONS and u in DRAGONS):
             out |= 1 << u
     return out
 
@@ -215,7 +216,7 @@ def _search_combinations(family: str, tiles: tuple[int, ...]) -> Combinations:
 def chow_combination_keys() -> Iterator[tuple[int, ...]]:
     """Every key of the chow combinations table: two to four chows by their first tiles (repeats allowed),
     sorted in the oracle's order, 12,628 keys in a fixed order (the tables file numbers them so)."""
-    starts = sorted((t for t in range(27) if t % 9 <= 6), key=TILE_KEY.__getitem__)
+    starts = sorted((t for t in SUITED if rank_of(t) <= 7), key=TILE_KEY.__getitem__)
     for n in (2, 3, 4):
         yield from _multisets(starts, n)  # in `starts` order, so sorted
 

@@ -15,7 +15,7 @@ from engine.rules.mcr2p.facts import Facts
 from engine.rules.mcr2p.fans import TABLE, F
 from engine.rules.model import Occurrence, Predicates, Showing
 from engine.shapes import SetKind
-from engine.tiles import DRAGONS, WINDS, is_honor, is_terminal_or_honor
+from engine.tile_kinds import DRAGONS, P1, WINDS, is_honor, is_terminal_or_honor, rank_of
 
 PREDICATES = Predicates(TABLE)
 fan = PREDICATES.fan
@@ -107,8 +107,8 @@ def wait_kind(f: Facts) -> str:
     if s.kind == SetKind.CHOW:
         if s.win_offset == 1:
             return "closed"
-        rank = s.first % 9
-        if (s.win_offset == 2 and rank == 0) or (s.win_offset == 0 and rank == 6):
+        rank = rank_of(s.first)
+        if (s.win_offset == 2 and rank == 1) or (s.win_offset == 0 and rank == 7):
             return "edge"
     return ""
 
@@ -262,12 +262,12 @@ def three_concealed_pungs(f: Facts) -> list[Occurrence]:
 # 12
 @fan(F.UPPER_FOUR)
 def upper_four(f: Facts) -> list[Occurrence]:
-    return whole(f, f.all_tiles(lambda t: t < 9 and t % 9 >= 5))
+    return whole(f, f.all_tiles(lambda t: t < P1 and rank_of(t) >= 6))
 
 
 @fan(F.LOWER_FOUR)
 def lower_four(f: Facts) -> list[Occurrence]:
-    return whole(f, f.all_tiles(lambda t: t < 9 and t % 9 <= 3))
+    return whole(f, f.all_tiles(lambda t: t < P1 and rank_of(t) <= 4))
 
 
 @fan(F.BIG_THREE_WINDS)
