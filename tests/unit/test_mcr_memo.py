@@ -15,7 +15,6 @@ from engine.hand import MeldKind, WinContext, winning_hand
 from engine.rules.mcr import MEMOS, RULE_SET, clear_memos, facts
 from engine.rules.mcr import predicates as P
 from engine.rules.mcr.facts import (
-    GREEN,
     REVERSIBLE,
     HandFacts,
     SetFacts,
@@ -29,6 +28,7 @@ from engine.rules.principles import Forest, Principles
 from engine.rules.sichuan.fans import CHENGDU_ROWS, MIL_ROWS
 from engine.shapes import decompositions
 from engine.tables import TABLES
+from engine.tile_kinds import ALL_GREEN
 from engine.tiles import parse_tile, parse_tiles
 
 
@@ -132,7 +132,7 @@ def test_packed_tile_and_situation_keys_unpack_to_their_facts() -> None:
         kinds = {t for t in range(34) if present >> t & 1}
         assert tile_facts_of(tile_key(present)) == TileFacts(
             (not m) + (not p) + (not s), bool(z), bool(z & 0xF), bool(z >> 4), m | p | s,
-            kinds <= REVERSIBLE, kinds <= GREEN)
+            kinds <= REVERSIBLE, kinds <= ALL_GREEN)
     for case in cases(600, 31):
         h = HandFacts(case.hand, case.ctx)
         ctx = case.ctx
