@@ -7,7 +7,8 @@ engine values: tiles are engine indices (`engine.tiles`), seats `Wind`s (East de
 
 Each rule set that has a referee gives `RuleSet.referee` a `Referee`: its `legal(log)` and `settle(log)`
 live in the rule set's `referee.py`. An event the rules do not allow raises `IllegalEventError`
-(code ILLEGAL_EVENT, field `log.events[N]`).
+(code ILLEGAL_EVENT, field `log.events[N]`); a log that cannot be read, `BadLogError` (BAD_LOG); a rule
+set without a referee, `NoRefereeError` (NO_REFEREE). Each is an `EngineError` (INVALID_ARGUMENT on the wire).
 """
 
 from __future__ import annotations
@@ -36,6 +37,12 @@ class BadLogError(EngineError):
     """A log that cannot be read (not a rule of play: a missing seat, a malformed event)."""
 
     code = "BAD_LOG"
+
+
+class NoRefereeError(EngineError):
+    """A rule set that has no referee (`RuleSet.referee` unset): Legal and Settle cannot answer for it."""
+
+    code = "NO_REFEREE"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,7 +258,7 @@ def _referee(log: HandLog) -> Referee:
 
     referee: Referee | None = getattr(rules.get(log.rule_set), "referee", None)
     if referee is None:
-        raise BadLogError(f"log.rule_set: {log.rule_set!r} has no referee yet", "log.rule_set")
+        raise NoRefereeError(f"log.rule_set: {log.rule_set!r} has no referee", "log.rule_set")
     return referee
 
 

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
-HELP = "answer JSON-lines requests (Analyze, Evaluate, ListFans, EvaluateBatch) from stdin on stdout"
+HELP = "answer JSON-lines requests (Analyze, Evaluate, ListFans, EvaluateBatch, Legal, Settle) from stdin on stdout"
 
 log = logging.getLogger("mjsvc.batch")
 
@@ -51,6 +51,8 @@ class BatchRunner:
             "Analyze": (pb.AnalyzeRequest, s.analyze),
             "ListFans": (pb.ListFansRequest, s.list_fans),
             "EvaluateBatch": (pb.EvaluateBatchRequest, s.evaluate_batch),
+            "Legal": (pb.LegalRequest, s.legal),
+            "Settle": (pb.SettleRequest, s.settle),
         }
 
     def _failure(self, code: str, reason: str, message: str, field: str = "") -> dict[str, Any]:

@@ -543,3 +543,127 @@ def hand_to_proto(concealed: Iterable[int], melds: Iterable[Meld] = (), winning_
     if winning_tile is not None:
         out.winning_tile = _enum(winning_tile + 1)
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The referee (Legal, Settle): a HandLog in, SeatActions and a Settlement out (engine.referee)
+
+
+def _log_fault(message: str, field: str) -> EngineError:
+    from engine.referee import BadLogError
+
+    return BadLogError(f"{field}: {message}", field)
+
+
+def _seat(value: int, field: str) -> Wind:
+    """A seat of the log: a Wind set explicitly (WIND_UNSPECIFIED names no seat)."""
+    if value in (1, 2, 3, 4):
+        return Wind(value - 1)
+    what = "WIND_UNSPECIFIED" if value == 0 else str(value)
+    raise _log_fault(f"{what} is not a seat (WIND_EAST ... WIND_NORTH)", field)
+
+
+def _flower(value: int, field: str) -> Flower:
+    if 1 <= value <= NUM_FLOWERS:
+        return Flower(value - 1)
+    what = "FLOWER_UNSPECIFIED" if value == 0 else str(value)
+    raise _log_fault(f"{what} is not a flower (FLOWER_PLUM ... FLOWER_WINTER)", field)
+
+
+def _event_from_proto(msg: pb.HandEvent, field: str) -> Any:
+    from engine import referee as r
+
+    kind = msg.WhichOneof("event")
+    if kind is None:
+        raise _log_fault("an event with none of its kinds set", field)
+    e: Any = getattr(msg, kind)
+    at = f"{field}.{kind}"
+
+    def tiles(name: str) -> tuple[int, ...]:
+        return tuple(tiles_from_proto(getattr(e, name), f"{at}.{name}"))
+
+    if kind == "deal":
+        hands = tuple(r.SeatTiles(_seat(h.seat, f"{at}.hands[{i}].seat"),
+                                  tuple(tiles_from_proto(h.tiles, f"{at}.hands[{i}].tiles")),
+                                  tuple(tiles_from_proto(h.red_fives, f"{at}.hands[{i}].red_fives")))
+                      for i, h in enumerate(e.hands))
+        return r.Deal(hands, tiles("dora_indicators"))
+    if kind == "draw":
+        return r.Draw(_seat(e.seat, f"{at}.seat"), tile_from_proto(e.tile, f"{at}.tile"), e.red)
+    if kind == "discard":
+        return r.Discard(_seat(e.seat, f"{at}.seat"), tile_from_proto(e.tile, f"{at}.tile"), e.red, e.riichi)
+    if kind == "claim":
+        if e.kind not in (pb.MELD_KIND_CHOW, pb.MELD_KIND_PUNG, pb.MELD_KIND_KONG):
+            raise _log_fault(f"{e.kind} is not chow, pung or kong", f"{at}.kind")
+        return r.Claim(_seat(e.seat, f"{at}.seat"), MeldKind(e.kind), tiles("tiles"), tiles("red_fives"))
+    if kind == "kong":
+        return r.Kong(_seat(e.seat, f"{at}.seat"), tile_from_proto(e.tile, f"{at}.tile"), e.added, e.red)
+    if kind == "dora":
+        return r.DoraIndicator(tile_from_proto(e.tile, f"{at}.tile"))
+    if kind == "win":
+        return r.Win(_seat(e.seat, f"{at}.seat"), e.self_drawn, tiles("ura_dora_indicators"), tiles("horses"))
+    if kind == "drawn_game":
+        if e.kind not in tuple(int(k) for k in r.DrawnGameKind):
+            raise _log_fault(f"{e.kind} is not a DrawnGameKind", f"{at}.kind")
+        return r.DrawnGame(r.DrawnGameKind(e.kind))
+    if kind == "void_suit":
+        if e.suit not in (1, 2, 3):
+            raise _log_fault(f"{e.suit} is not a suit (SUIT_CHARACTERS, SUIT_DOTS, SUIT_BAMBOO)", f"{at}.suit")
+        aside = tile_from_proto(e.set_aside, f"{at}.set_aside") if e.set_aside else None
+        return r.VoidSuit(_seat(e.seat, f"{at}.seat"), Suit(e.suit - 1), aside)
+    if kind == "flower":
+        return r.FlowerTile(_seat(e.seat, f"{at}.seat"), _flower(e.flower, f"{at}.flower"))
+    if kind == "exchange":
+        return r.ExchangeThree(tuple(
+            r.SeatExchange(_seat(x.seat, f"{at}.exchanges[{i}].seat"),
+                           tuple(tiles_from_proto(x.tiles, f"{at}.exchanges[{i}].tiles")),
+                           _seat(x.to, f"{at}.exchanges[{i}].to"))
+            for i, x in enumerate(e.exchanges)))
+    if kind == "false_win":
+        return r.FalseWin(_seat(e.seat, f"{at}.seat"))
+    return r.Kita(_seat(e.seat, f"{at}.seat"))  # the last member of the oneof
+
+
+def hand_log_from_proto(msg: pb.HandLog, field: str = "log") -> Any:
+    """The engine's `engine.referee.HandLog`: the rule set's canonical name and options object, every event
+    converted and checked for what the wire alone can say (tiles, seats, enum values); the rules of play
+    are the referee's."""
+    from engine import referee as r
+
+    try:
+        rs = rules.get(msg.rule_set)  # "" : the default, as in EvaluateRequest
+        options = rs.options(options_from_proto(rs.name, msg.options, f"{field}.options")
+                             if msg.HasField("options") else None)
+    except EngineError as err:
+        raise qualify(err, f"{field}.") from None
+    if msg.honba < 0 or msg.riichi_sticks < 0:
+        name = "honba" if msg.honba < 0 else "riichi_sticks"
+        raise _log_fault(f"{getattr(msg, name)} is negative", f"{field}.{name}")
+    if msg.scores and len(msg.scores) != 4:
+        raise _log_fault(f"{len(msg.scores)} scores: give none or one per seat, East to North", f"{field}.scores")
+    prevalent = msg.prevalent_wind
+    if prevalent not in (0, 1, 2, 3, 4):
+        raise _log_fault(f"{prevalent} is not a Wind value", f"{field}.prevalent_wind")
+    events = tuple(_event_from_proto(e, f"{field}.events[{i}]") for i, e in enumerate(msg.events))
+    return r.HandLog(rule_set=rs.name, events=events, options=options, prevalent_wind=_WINDS[prevalent],
+                     honba=msg.honba, riichi_sticks=msg.riichi_sticks, scores=tuple(msg.scores))
+
+
+def legal_to_proto(seats: Sequence[Any]) -> pb.LegalResponse:
+    """`engine.referee.legal`'s SeatActions as a LegalResponse."""
+    return pb.LegalResponse(seats=[
+        pb.SeatActions(seat=_enum(s.seat + 1), furiten=s.furiten,
+                       actions=[pb.Action(kind=_enum(a.kind), tiles=_tiles(a.tiles)) for a in s.actions])
+        for s in seats])
+
+
+def settlement_to_proto(s: Any) -> pb.SettleResponse:
+    """`engine.referee.settle`'s Settlement as a SettleResponse (a line to the pot has no payee)."""
+    return pb.SettleResponse(
+        seats=[pb.SeatMoney(seat=_enum(m.seat + 1), net=m.net, ready=m.ready) for m in s.seats],
+        lines=[pb.MoneyLine(payer=_enum(line.payer + 1), payee=_enum(0 if line.payee is None else line.payee + 1),
+                            amount=line.amount, reason=line.reason, event_index=line.event_index)
+               for line in s.lines],
+        wins=[evaluation_to_proto(e) for e in s.wins],
+        honba_next=s.honba_next, riichi_sticks_next=s.riichi_sticks_next, dealer_continues=s.dealer_continues,
+        pot=s.pot)

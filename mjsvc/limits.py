@@ -49,6 +49,21 @@ LIMITS: dict[str, int] = {
     "WinContext.seats_out": 4,
     "WinContext.flower_tiles": 8,  # Hong Kong: the eight flowers, each at most once
     "GuangdongOptions.ghosts": 34,
+    # The referee's log (HandLog). A hand of the longest game here (Sichuan's bloody round with flowers,
+    # or Riichi with four kongs) has fewer than 300 events: the wall's draws and discards, calls, kongs.
+    "HandLog.rule_set": 32,
+    "HandLog.events": 400,
+    "HandLog.scores": 4,
+    "Deal.hands": 4,
+    "Deal.dora_indicators": 5,
+    "SeatTiles.tiles": 18,  # 14 for the dealer
+    "SeatTiles.red_fives": 4,
+    "Claim.tiles": 8,  # 3, or 4 for a kong
+    "Claim.red_fives": 4,
+    "Win.ura_dora_indicators": 10,  # at most 5
+    "Win.horses": 16,  # Guangdong: at most 10 horses
+    "ExchangeThree.exchanges": 4,
+    "SeatExchange.tiles": 8,  # 3
 }
 DEFAULT_REPEATED = 34  # a repeated field not named above: one element per tile kind
 DEFAULT_STRING = 64

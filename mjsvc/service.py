@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 import grpc
 
@@ -147,6 +147,42 @@ class Service:
 
         return self._answer(ANALYZE, req, field, compute)
 
+    # -- the referee -----------------------------------------------------------------------------
+    # Not cached: a table asks about each prefix of its log once, so the keys (whole logs) would not repeat.
+
+    def _referee(self, req: pb.LegalRequest | pb.SettleRequest, field: str, operation: str,
+                 run: Callable[[Any], bytes]) -> bytes:
+        try:
+            limits.check(req, field)
+            log = convert.hand_log_from_proto(req.log, "log")
+            t0 = time.perf_counter()
+            answer = run(log)
+            if self.observer is not None:
+                self.observer.engine_time(log.rule_set, operation, time.perf_counter() - t0)
+            return answer
+        except EngineError as err:
+            raise qualify(err, field) if field else err from None
+
+    def legal_bytes(self, req: pb.LegalRequest, field: str = "") -> bytes:
+        """What each seat may do after the log's last event: the serialized LegalResponse."""
+        from engine import referee
+
+        return self._referee(req, field, "legal",
+                             lambda log: convert.legal_to_proto(referee.legal(log)).SerializeToString())
+
+    def settle_bytes(self, req: pb.SettleRequest, field: str = "") -> bytes:
+        """The money of a hand that has ended: the serialized SettleResponse."""
+        from engine import referee
+
+        return self._referee(req, field, "settle",
+                             lambda log: convert.settlement_to_proto(referee.settle(log)).SerializeToString())
+
+    def legal(self, req: pb.LegalRequest, field: str = "") -> pb.LegalResponse:
+        return pb.LegalResponse.FromString(self.legal_bytes(req, field))
+
+    def settle(self, req: pb.SettleRequest, field: str = "") -> pb.SettleResponse:
+        return pb.SettleResponse.FromString(self.settle_bytes(req, field))
+
     def evaluate(self, req: pb.EvaluateRequest, field: str = "") -> pb.EvaluateResponse:
         return pb.EvaluateResponse.FromString(self.evaluate_bytes(req, field))
 
@@ -224,6 +260,10 @@ class Service:
                 answer = wire.message_field(2, self.evaluate_bytes(req.evaluate, "evaluate."))
             elif kind == "analyze":
                 answer = wire.message_field(3, self.analyze_bytes(req.analyze, "analyze."))
+            elif kind == "legal":
+                answer = wire.message_field(5, self.legal_bytes(req.legal, "legal."))
+            elif kind == "settle":
+                answer = wire.message_field(6, self.settle_bytes(req.settle, "settle."))
             else:
                 return pb.PlayResponse(id=rid, error=_EMPTY_PLAY.to_proto()).SerializeToString()
         except EngineError as err:
@@ -245,5 +285,5 @@ def bad_request(what: str, field: str = "request") -> Failure:
     return Failure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST, f"{field}: not a valid {what} message", field)
 
 
-_EMPTY_PLAY = Failure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST, "request: set one of evaluate, analyze",
-                      "request")
+_EMPTY_PLAY = Failure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST,
+                      "request: set one of evaluate, analyze, legal, settle", "request")

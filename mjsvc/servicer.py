@@ -69,6 +69,12 @@ class EngineServicer(mahjong_pb2_grpc.MahjongEngineServicer):
         cfg = self._cfg
         return self._service.evaluate_batch_bytes(request, CALL_DEADLINE.get(), cfg.max_batch, cfg.max_message_bytes)
 
+    async def Legal(self, request: pb.LegalRequest, context: grpc.aio.ServicerContext) -> Any:
+        return self._service.legal_bytes(request)
+
+    async def Settle(self, request: pb.SettleRequest, context: grpc.aio.ServicerContext) -> Any:
+        return self._service.settle_bytes(request)
+
     async def Play(self, request_iterator: AsyncIterator[Any], context: grpc.aio.ServicerContext
                    ) -> AsyncIterator[bytes]:
         """One stream per table. Every message gets one answer carrying its id; a message that cannot be

@@ -59,6 +59,15 @@ namespace MahjongSample
             Call(() => client.EvaluateBatchAsync(request, deadline: DateTime.UtcNow + Timeout,
                 cancellationToken: cancel));
 
+        // The referee: the hand's whole log in each call (docs/referee.md).
+        public Task<LegalResponse> LegalAsync(HandLog log, CancellationToken cancel = default) =>
+            Call(() => client.LegalAsync(new LegalRequest { Log = log }, deadline: DateTime.UtcNow + Timeout,
+                cancellationToken: cancel));
+
+        public Task<SettleResponse> SettleAsync(HandLog log, CancellationToken cancel = default) =>
+            Call(() => client.SettleAsync(new SettleRequest { Log = log }, deadline: DateTime.UtcNow + Timeout,
+                cancellationToken: cancel));
+
         // Play is a bidirectional stream, which grpc-web cannot carry: a WebGL build sends each table's
         // requests as unary calls (or batches them with EvaluateBatch).
 

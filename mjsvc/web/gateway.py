@@ -33,7 +33,7 @@ log = logging.getLogger("mjsvc.web")
 SERVICE = "mahjong.v1.MahjongEngine"
 HEALTH_CHECK = "/grpc.health.v1.Health/Check"
 # grpc-web carries unary and server-streaming calls only; Play is bidirectional and stays gRPC-only.
-UNARY_METHODS = ("Evaluate", "Analyze", "ListFans", "EvaluateBatch")
+UNARY_METHODS = ("Evaluate", "Analyze", "ListFans", "EvaluateBatch", "Legal", "Settle")
 FORWARDED_PATHS = frozenset([f"/{SERVICE}/{m}" for m in UNARY_METHODS] + [HEALTH_CHECK])
 
 # Request headers that belong to HTTP, the browser or grpc-web itself, never forwarded as metadata.

@@ -286,7 +286,8 @@ def test_reflection_lists_and_describes_the_service(channel: grpc.Channel) -> No
 
     pool = DescriptorPool(db)
     svc = pool.FindServiceByName(SERVICE)
-    assert {m.name for m in svc.methods} == {"Evaluate", "Analyze", "ListFans", "EvaluateBatch", "Play"}
+    assert {m.name for m in svc.methods} == {"Evaluate", "Analyze", "ListFans", "EvaluateBatch", "Legal",
+                                                "Settle", "Play"}
     assert pool.FindMessageTypeByName("mahjong.v1.WinContext").fields_by_name["flowers"].number == 8
 
 

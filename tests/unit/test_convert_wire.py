@@ -107,7 +107,7 @@ def _reference_play(svc: Service, m: pb.PlayRequest) -> pb.PlayResponse:
     except EngineError as err:
         return pb.PlayResponse(id=m.id, error=Failure.from_engine(err).to_proto())
     return pb.PlayResponse(id=m.id, error=pb.Error(code="INVALID_ARGUMENT", reason="BAD_REQUEST",
-                                                   message="request: set one of evaluate, analyze", field="request"))
+                                                   message="request: set one of evaluate, analyze, legal, settle", field="request"))
 
 
 def test_play_bytes_equal_message_answers_cold_and_cached() -> None:
