@@ -200,6 +200,10 @@ def _relative(me: int, other: int) -> ClaimedFrom:
     return (ClaimedFrom.NONE, ClaimedFrom.RIGHT, ClaimedFrom.ACROSS, ClaimedFrom.LEFT)[d]
 
 
+def _points(e: Evaluation) -> int:
+    return e.best.points if e.best is not None else 0
+
+
 def _five_suit(tile: int) -> int:
     return FIVES.index(tile)
 
@@ -737,14 +741,14 @@ class Table:
         if not (self.phase == Phase.TURN and self.drawn is None):
             return self.evaluate(hand, ctx)
         tiles = list(hand.concealed) + ([hand.winning_tile] if hand.winning_tile is not None else [])
-        best = Evaluation(False)
+        best: Evaluation | None = None
         for w in sorted(set(tiles)):
             rest = list(tiles)
             rest.remove(w)
             e = self.evaluate(replace(hand, concealed=tuple(sorted(rest)), winning_tile=w), ctx)
-            if e.is_win and (not best.is_win or (e.best is not None and best.best is not None
-                                                  and e.best.points > best.best.points)) or not best.is_win and best.best is None:
+            if best is None or (e.is_win and (not best.is_win or _points(e) > _points(best))):
                 best = e
+        assert best is not None
         return best
 
     def furiten(self, seat: int) -> bool:
