@@ -245,3 +245,13 @@ def test_double_ron_pays_honba_and_sticks_to_the_first_in_turn() -> None:
     assert (s.honba_next, s.riichi_sticks_next, s.dealer_continues) == (0, 0, False)
     err = illegal(log(*events, Win(N), Win(S)))
     assert err.index == 4 and "turn order" in str(err)
+
+
+def test_a_tile_out_of_range_is_a_bad_log_and_other_rule_sets_events_are_illegal() -> None:
+    with pytest.raises(BadLogError) as err:
+        referee.legal(log(Draw(E, 40)))
+    assert err.value.field == "log.events[1].tile"
+    err2 = illegal(log(Draw(E, t("N")), referee.Kita(E)))
+    assert err2.index == 2
+    err2 = illegal(log(Draw(E, t("N")), Discard(E, t("8s")), Win(S, horses=(t("1m"),))))
+    assert err2.index == 3

@@ -200,6 +200,26 @@ def _relative(me: int, other: int) -> ClaimedFrom:
     return (ClaimedFrom.NONE, ClaimedFrom.RIGHT, ClaimedFrom.ACROSS, ClaimedFrom.LEFT)[d]
 
 
+def _check_tiles(index: int, ev: HandEvent) -> None:
+    """Every tile of the event a tile index (BAD_LOG naming the field otherwise)."""
+    at = f"log.events[{index}]"
+    named: list[tuple[str, object]] = []
+    if isinstance(ev, Deal):
+        for i, h in enumerate(ev.hands):
+            named += [(f"{at}.hands[{i}].tiles", t) for t in h.tiles]
+            named += [(f"{at}.hands[{i}].red_fives", t) for t in h.red_fives]
+        named += [(f"{at}.dora_indicators", t) for t in ev.dora_indicators]
+    for name in ("tile", "tiles", "red_fives", "ura_dora_indicators"):
+        value = getattr(ev, name, None)
+        if isinstance(value, tuple):
+            named += [(f"{at}.{name}", t) for t in value]
+        elif value is not None:
+            named.append((f"{at}.{name}", value))
+    for name, t in named:
+        if type(t) is not int or not 0 <= t < NUM_KINDS:
+            raise BadLogError(f"{name}: {t!r} is not a tile index (0..33)", name)
+
+
 def _points(e: Evaluation) -> int:
     return e.best.points if e.best is not None else 0
 
@@ -312,6 +332,7 @@ class Table:
 
     def apply(self, index: int, ev: HandEvent) -> None:
         self.index = index
+        _check_tiles(index, ev)
         if self.phase == Phase.OVER:
             if isinstance(ev, Win) and self.can_add_ron(ev):
                 self.on_win(ev)
@@ -762,6 +783,8 @@ class Table:
 
     def on_win(self, ev: Win) -> None:
         seat = _seat_index(ev.seat)
+        if ev.horses:
+            raise self.fail("Riichi turns no horse tiles")
         if any(w.seat == seat for w in self.wins):
             raise self.fail(f"{ev.seat.name} has won already")
         if ev.self_drawn:
