@@ -80,6 +80,7 @@ from engine.results import Analysis
 from engine.rules.model import ALL_TILES, RuleSet
 from engine.rules.riichi.context import SANMA_TILES, check_context
 from engine.rules.riichi.options import RiichiOptions
+from engine.rules.riichi.referee import REFEREE
 from engine.rules.riichi.scoring import SHAPES, evaluate
 from engine.rules.riichi.yaku import TABLE
 from engine.tiles import format_tile, tile_name
@@ -123,4 +124,5 @@ RULE_SET = RuleSet(
     check_context=check_context,
     allow_quad_pairs=False,
     analyze=analyze,
+    referee=REFEREE,
 )

@@ -1,0 +1,1065 @@
+"""The Riichi referee: a hand's log (`engine.referee.HandLog`) replayed event by event, each event checked
+against the rules, what each seat may do next (`legal`) and the hand's money (`settle`).
+
+Four players; seats are winds, East deals. The rules are majiang-core's default rule (Tenhou's standard,
+docs/referee-riichi.md lists them): red fives, open tanyao, no swap-calling (kuikae), abortive draws (nine
+terminals, four winds, four riichi, four kongs after the following discard, three ron), nagashi mangan,
+noten payments of 3,000, double ron (honba and sticks to the first winner in turn order after the
+discarder), riichi with 4 tiles left to draw and 1,000 points, a kong after riichi only when the waits do
+not change, ippatsu, ura and kan dora (an open or added kong's dora turned after the next discard), pao,
+furiten (own discards, temporary, riichi).
+
+Every win is scored by the Riichi scorer (`engine.api.evaluate`) with a context derived from the log
+alone: riichi / double riichi, ippatsu, robbing a kong, replacement tile, last tile (haitei / houtei),
+tenhou / chiihou, seat and round wind, the dora indicators turned so far, the winner's ura indicators,
+red fives, honba and sticks.
+
+Money lines (`MoneyLine.reason`), each with the index of the event that moved it:
+
+* WIN: a winner's hand value, from the discarder (ron) or from each other seat (tsumo);
+* PAO: the share of a big three dragons / big four winds paid by the seat that fed the last set;
+* HONBA: 300 a counter from the discarder, or 100 from each payer (the first winner only);
+* RIICHI_DEPOSIT: 1,000 from a seat whose riichi discard was not won on, to the pot (payee None);
+* RIICHI_STICKS: the sticks on the table taken by the (first) winner: a line from the winner to the pot
+  with a negative amount (the pot pays; `MoneyLine.payer` is always a seat);
+* TENPAI: noten payments at an exhaustive draw, 3,000 shared: each seat not ready pays each ready one;
+* NAGASHI_MANGAN: a mangan self-draw (no honba) for each seat whose discards were all terminals and
+  honours, none claimed; no noten payments then.
+
+`Settlement.pot` is what went to the table this hand (deposits less sticks taken), so the nets and the pot
+sum to zero. Stateless: `legal` and `settle` replay the whole log on each call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Final
+
+from engine.errors import EngineError
+from engine.hand import FIVES, ClaimedFrom, Hand, Meld, MeldKind, WinContext, Wind
+from engine.referee import (
+    Action,
+    ActionKind,
+    BadLogError,
+    Claim,
+    Deal,
+    Discard,
+    DoraIndicator,
+    Draw,
+    DrawnGame,
+    DrawnGameKind,
+    HandEvent,
+    HandLog,
+    IllegalEventError,
+    Kong,
+    MoneyLine,
+    Referee,
+    SeatActions,
+    SeatMoney,
+    Settlement,
+    Win,
+)
+from engine.results import Evaluation
+from engine.rules.riichi.options import RiichiOptions
+from engine.rules.riichi.payments import YAKUMAN_BASE, tsumo_shares
+from engine.rules.riichi.yaku import Yaku
+from engine.shapes import is_seven_pairs, is_standard_complete, is_thirteen_orphans
+from engine.tiles import (
+    DRAGONS,
+    NUM_KINDS,
+    TERMINALS_AND_HONORS,
+    WINDS,
+    format_tile,
+    is_honor,
+    rank_of,
+    same_suit,
+    suit_of,
+)
+
+RULE_SET: Final = "riichi"
+SEATS: Final = 4
+LIVE_WALL: Final = 70  # 136 tiles, 52 dealt, 14 in the dead wall
+MAX_KONGS: Final = 4
+RIICHI_COST: Final = 1000
+RIICHI_MIN_LEFT: Final = 4
+MAX_RON: Final = 2  # a third ron aborts the hand
+NOTEN_TOTAL: Final = 3000
+_ORPHANS: Final = frozenset(TERMINALS_AND_HONORS)
+_WIND_TILES: Final = frozenset(WINDS)
+
+WIN: Final = "WIN"
+PAO: Final = "PAO"
+HONBA: Final = "HONBA"
+RIICHI_DEPOSIT: Final = "RIICHI_DEPOSIT"
+RIICHI_STICKS: Final = "RIICHI_STICKS"
+TENPAI: Final = "TENPAI"
+NAGASHI_MANGAN: Final = "NAGASHI_MANGAN"
+
+
+# ---------------------------------------------------------------------------------------------
+# Shapes (majiang-core's: seven pairs of seven kinds; a wait on a tile held four times is none)
+
+
+def complete(counts: list[int]) -> bool:
+    """Four sets and a pair (melds removed), seven different pairs or thirteen orphans."""
+    n = sum(counts)
+    if n % 3 != 2:
+        return False
+    if n == 14 and (is_seven_pairs(counts, False) or is_thirteen_orphans(counts)):
+        return True
+    return is_standard_complete(counts)
+
+
+def waits(counts: list[int]) -> list[int]:
+    """The tiles that complete the concealed counts (3N+1 tiles); none held four times."""
+    out = []
+    for t in range(NUM_KINDS):
+        if counts[t] >= 4:
+            continue
+        counts[t] += 1
+        if complete(counts):
+            out.append(t)
+        counts[t] -= 1
+    return out
+
+
+def completes(counts: list[int], tile: int) -> bool:
+    counts[tile] += 1
+    try:
+        return complete(counts)
+    finally:
+        counts[tile] -= 1
+
+
+# ---------------------------------------------------------------------------------------------
+# The table
+
+
+class Phase(Enum):
+    DEAL = 0  # waiting for the deal
+    DRAW = 1  # `turn` draws next (a replacement after a kong when `rinshan`)
+    TURN = 2  # `turn` holds 14 and acts: discard, kong, win, nine terminals
+    DISCARD = 3  # a discard open to ron and claims
+    ROB = 4  # an added kong open to robbing
+    OVER = 5
+
+
+@dataclass
+class _Meld:
+    kind: MeldKind
+    tile: int
+    concealed: bool = False
+    added: bool = False
+    source: int | None = None  # the seat that discarded the claimed tile
+    claimed: int | None = None  # the claimed tile (a chow's)
+    first: int = 0  # a chow's lowest tile
+    reds: int = 0
+
+    def tiles(self) -> tuple[int, ...]:
+        if self.kind == MeldKind.CHOW:
+            return (self.first, self.first + 1, self.first + 2)
+        return (self.tile,) * (4 if self.kind == MeldKind.KONG else 3)
+
+
+@dataclass
+class _Seat:
+    counts: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
+    reds: list[int] = field(default_factory=lambda: [0, 0, 0])  # red fives held concealed, per suit
+    melds: list[_Meld] = field(default_factory=list)
+    river: list[int] = field(default_factory=list)
+    river_tiles: set[int] = field(default_factory=set)
+    river_clean: bool = True  # every discard a terminal or honour, none claimed (nagashi mangan)
+    riichi: int = 0  # 1 riichi, 2 double riichi
+    ippatsu: bool = False
+    can_ron: bool = True  # majiang-core's neng_rong: false in furiten
+    kongs: int = 0
+    discarded: bool = False
+
+    @property
+    def open(self) -> bool:
+        return any(not m.concealed for m in self.melds)
+
+
+@dataclass(frozen=True)
+class _Won:
+    seat: int
+    discarder: int | None
+    evaluation: Evaluation
+    context: WinContext
+    index: int
+
+
+def _seat_index(w: Wind) -> int:
+    return int(w)
+
+
+def _relative(me: int, other: int) -> ClaimedFrom:
+    """Where `other` sits seen from `me`: left plays before me, right after me."""
+    d = (other - me) % SEATS
+    return (ClaimedFrom.NONE, ClaimedFrom.RIGHT, ClaimedFrom.ACROSS, ClaimedFrom.LEFT)[d]
+
+
+def _check_tiles(index: int, ev: HandEvent) -> None:
+    """Every tile of the event a tile index (BAD_LOG naming the field otherwise)."""
+    at = f"log.events[{index}]"
+    named: list[tuple[str, object]] = []
+    if isinstance(ev, Deal):
+        for i, h in enumerate(ev.hands):
+            named += [(f"{at}.hands[{i}].tiles", t) for t in h.tiles]
+            named += [(f"{at}.hands[{i}].red_fives", t) for t in h.red_fives]
+        named += [(f"{at}.dora_indicators", t) for t in ev.dora_indicators]
+    for name in ("tile", "tiles", "red_fives", "ura_dora_indicators"):
+        value = getattr(ev, name, None)
+        if isinstance(value, tuple):
+            named += [(f"{at}.{name}", t) for t in value]
+        elif value is not None:
+            named.append((f"{at}.{name}", value))
+    for name, t in named:
+        if type(t) is not int or not 0 <= t < NUM_KINDS:
+            raise BadLogError(f"{name}: {t!r} is not a tile index (0..33)", name)
+
+
+def _points(e: Evaluation) -> int:
+    return e.best.points if e.best is not None else 0
+
+
+def _five_suit(tile: int) -> int:
+    return FIVES.index(tile)
+
+
+class Table:
+    """A Riichi hand replayed; `apply` checks and plays one event, `legal` says what may happen next."""
+
+    def __init__(self, log: HandLog) -> None:
+        opts = log.options if log.options is not None else RiichiOptions()
+        if not isinstance(opts, RiichiOptions):
+            raise BadLogError("log.options: expected Riichi options", "log.options")
+        if opts.players != SEATS:
+            raise BadLogError("log.options.riichi.players: the referee plays four-player Riichi", "log.options")
+        if log.scores and len(log.scores) != SEATS:
+            raise BadLogError("log.scores: give none or one per seat, East to North", "log.scores")
+        self.opts = opts
+        self.log = log
+        self.seats = [_Seat() for _ in range(SEATS)]
+        self.phase = Phase.DEAL
+        self.turn = 0
+        self.index = -1
+        self.left = LIVE_WALL
+        self.drawn: int | None = None  # the tile just drawn by `turn` (None: after a claim, or dealt)
+        self.drawn_red = False
+        self.after_claim = False
+        self.rinshan = False  # `turn`'s tile is a kong replacement
+        self.kuikae: frozenset[int] = frozenset()
+        self.first_round = True  # majiang-core's diyizimo: no call yet, the first go-around
+        self.four_winds = True
+        self.kongs = 0
+        self.dora: list[int] = []
+        self.dora_owed = 0  # kongs whose indicator is still to be turned
+        self.discard: tuple[int, int, bool, bool] | None = None  # seat, tile, red, riichi
+        self.discard_index = -1
+        self.rob: tuple[int, int, bool] | None = None  # owner, tile, red
+        self.wins: list[_Won] = []
+        self.deposits: list[tuple[int, int]] = []  # (seat, event index)
+        self.drawn_game: DrawnGameKind | None = None
+        self.drawn_game_index = -1
+        self.seen = [0] * NUM_KINDS
+        self.seen_red = [0, 0, 0]
+
+    # -----------------------------------------------------------------------------------------
+    # helpers
+
+    def fail(self, message: str) -> IllegalEventError:
+        return IllegalEventError(self.index, message)
+
+    def score(self, seat: int) -> int | None:
+        if not self.log.scores:
+            return None
+        return self.log.scores[seat] - RIICHI_COST * sum(1 for s, _ in self.deposits if s == seat)
+
+    def take(self, seat: int, tile: int, red: bool, n: int = 1) -> None:
+        s = self.seats[seat]
+        if s.counts[tile] < n:
+            raise self.fail(f"{Wind(seat).name} does not hold {n} x {format_tile(tile)}")
+        if red:
+            if tile not in FIVES:
+                raise self.fail(f"{format_tile(tile)} is not a five: it cannot be red")
+            if not s.reds[_five_suit(tile)]:
+                raise self.fail(f"{Wind(seat).name} holds no red {format_tile(tile)}")
+            s.reds[_five_suit(tile)] -= 1
+        elif tile in FIVES and s.counts[tile] - n < s.reds[_five_suit(tile)]:
+            raise self.fail(f"{Wind(seat).name} holds only red {format_tile(tile)}: the tile is red")
+        s.counts[tile] -= n
+
+    def give(self, seat: int, tile: int, red: bool) -> None:
+        s = self.seats[seat]
+        if red:
+            if tile not in FIVES:
+                raise self.fail(f"{format_tile(tile)} is not a five: it cannot be red")
+            s.reds[_five_suit(tile)] += 1
+        s.counts[tile] += 1
+
+    def see(self, tile: int, red: bool) -> None:
+        """A tile comes out of the wall (dealt, drawn or turned as an indicator): never a fifth copy, never
+        more red fives than the set has."""
+        self.seen[tile] += 1
+        if self.seen[tile] > 4:
+            raise self.fail(f"a fifth {format_tile(tile)}")
+        if red:
+            if tile not in FIVES:
+                raise self.fail(f"{format_tile(tile)} is not a five: it cannot be red")
+            suit = _five_suit(tile)
+            self.seen_red[suit] += 1
+            if self.seen_red[suit] > self.opts.reds_allowed(suit):
+                raise self.fail(f"more red {format_tile(tile)} than the set has")
+
+    def pending_abort(self) -> DrawnGameKind | None:
+        """The drawn game the open discard ends the hand with if nobody rons it."""
+        assert self.discard is not None
+        seat, _, _, riichi = self.discard
+        if riichi and all(s.riichi for s in self.seats):
+            return DrawnGameKind.FOUR_RIICHI
+        if self.first_round and seat == SEATS - 1 and self.four_winds:
+            return DrawnGameKind.FOUR_WINDS
+        if self.kongs == MAX_KONGS and max(s.kongs for s in self.seats) < MAX_KONGS:
+            return DrawnGameKind.FOUR_KONGS
+        if self.left == 0:
+            return DrawnGameKind.EXHAUSTIVE
+        return None
+
+    # -----------------------------------------------------------------------------------------
+    # events
+
+    def apply(self, index: int, ev: HandEvent) -> None:
+        self.index = index
+        _check_tiles(index, ev)
+        if self.phase == Phase.OVER:
+            if isinstance(ev, Win) and self.can_add_ron(ev):
+                self.on_win(ev)
+                return
+            raise self.fail("the hand is over")
+        if isinstance(ev, Deal):
+            self.on_deal(ev)
+        elif self.phase == Phase.DEAL:
+            raise self.fail("the hand starts with the deal")
+        elif isinstance(ev, Draw):
+            self.on_draw(ev)
+        elif isinstance(ev, Discard):
+            self.on_discard(ev)
+        elif isinstance(ev, Claim):
+            self.on_claim(ev)
+        elif isinstance(ev, Kong):
+            self.on_kong(ev)
+        elif isinstance(ev, DoraIndicator):
+            self.on_dora(ev)
+        elif isinstance(ev, Win):
+            self.on_win(ev)
+        elif isinstance(ev, DrawnGame):
+            self.on_drawn_game(ev)
+        else:
+            raise self.fail(f"{type(ev).__name__} is not an event of Riichi")
+
+    def on_deal(self, ev: Deal) -> None:
+        if self.phase != Phase.DEAL:
+            raise self.fail("a second deal")
+        seen = sorted(_seat_index(h.seat) for h in ev.hands)
+        if seen != list(range(SEATS)):
+            raise self.fail("the deal gives one hand to each of East, South, West and North")
+        if len(ev.dora_indicators) != 1:
+            raise self.fail("the deal turns one dora indicator")
+        for h in ev.hands:
+            seat = _seat_index(h.seat)
+            want = (13, 14) if seat == 0 else (13,)
+            if len(h.tiles) not in want:
+                raise self.fail(f"{h.seat.name} is dealt {len(h.tiles)} tiles; East 13 or 14, the others 13")
+            s = self.seats[seat]
+            for t in h.tiles:
+                s.counts[t] += 1
+                self.see(t, False)
+            for t in h.red_fives:
+                if t not in FIVES or s.reds[_five_suit(t)] >= s.counts[t]:
+                    raise self.fail(f"{h.seat.name}: red fives name fives the hand holds")
+                s.reds[_five_suit(t)] += 1
+                self.seen_red[_five_suit(t)] += 1
+                if self.seen_red[_five_suit(t)] > self.opts.reds_allowed(_five_suit(t)):
+                    raise self.fail(f"more red {format_tile(t)} than the set has")
+        self.see(ev.dora_indicators[0], False)
+        self.dora = [ev.dora_indicators[0]]
+        if sum(self.seats[0].counts) == 14:
+            self.left = LIVE_WALL - 1
+            self.phase = Phase.TURN
+            self.turn = 0
+        else:
+            self.phase = Phase.DRAW
+            self.turn = 0
+
+    def close_discard(self) -> None:
+        """Nobody rons the open discard: the riichi stick goes down, the seats it completes are in
+        temporary furiten, the first go-around may end."""
+        assert self.discard is not None
+        seat, tile, _, riichi = self.discard
+        for other in range(SEATS):
+            if other != seat and completes(self.seats[other].counts, tile):
+                self.seats[other].can_ron = False
+        if riichi:
+            self.deposits.append((seat, self.discard_index))
+        if self.first_round and seat == SEATS - 1:
+            self.first_round = False
+
+    def close_rob(self) -> None:
+        assert self.rob is not None
+        owner, tile, _ = self.rob
+        for other in range(SEATS):
+            if other != owner and completes(self.seats[other].counts, tile):
+                self.seats[other].can_ron = False
+        self.rob = None
+
+    def on_draw(self, ev: Draw) -> None:
+        seat = _seat_index(ev.seat)
+        if self.phase == Phase.DISCARD:
+            assert self.discard is not None
+            nxt = (self.discard[0] + 1) % SEATS
+            if seat != nxt:
+                raise self.fail(f"{Wind(nxt).name} draws next, not {ev.seat.name}")
+            pending = self.pending_abort()
+            if pending is not None:
+                raise self.fail(f"the hand ends here ({pending.name.lower()}), no more draws")
+            self.close_discard()
+            self.rinshan = False
+        elif self.phase == Phase.ROB:
+            assert self.rob is not None
+            if seat != self.rob[0]:
+                raise self.fail(f"{Wind(self.rob[0]).name} draws the replacement tile of its kong")
+            self.close_rob()
+        elif self.phase == Phase.DRAW:
+            if seat != self.turn:
+                raise self.fail(f"{Wind(self.turn).name} draws next, not {ev.seat.name}")
+        else:
+            raise self.fail(f"{ev.seat.name} may not draw now")
+        if self.rinshan:  # a replacement tile: the first go-around and every ippatsu end
+            self.first_round = False
+            for s in self.seats:
+                s.ippatsu = False
+        if self.left <= 0:
+            raise self.fail("the wall is empty")
+        self.see(ev.tile, ev.red)
+        self.left -= 1
+        self.give(seat, ev.tile, ev.red)
+        self.turn = seat
+        self.drawn = ev.tile
+        self.drawn_red = ev.red
+        self.after_claim = False
+        self.kuikae = frozenset()
+        self.phase = Phase.TURN
+
+    def discardable(self, seat: int) -> list[int]:
+        s = self.seats[seat]
+        if s.riichi:
+            return [self.drawn] if self.drawn is not None else []
+        return [t for t in range(NUM_KINDS) if s.counts[t] and t not in self.kuikae]
+
+    def riichi_tiles(self, seat: int) -> list[int]:
+        """The discards that may declare riichi now."""
+        s = self.seats[seat]
+        if s.riichi or s.open or self.after_claim or self.left < RIICHI_MIN_LEFT:
+            return []
+        score = self.score(seat)
+        if score is not None and score < RIICHI_COST:
+            return []
+        out = []
+        for t in range(NUM_KINDS):
+            if s.counts[t]:
+                s.counts[t] -= 1
+                if waits(s.counts):
+                    out.append(t)
+                s.counts[t] += 1
+        return out
+
+    def on_discard(self, ev: Discard) -> None:
+        seat = _seat_index(ev.seat)
+        if self.phase != Phase.TURN or seat != self.turn:
+            raise self.fail(f"{ev.seat.name} may not discard now")
+        s = self.seats[seat]
+        if s.riichi and ev.tile != self.drawn:
+            raise self.fail("after riichi only the tile drawn is discarded")
+        if ev.tile in self.kuikae:
+            raise self.fail(f"{format_tile(ev.tile)}: swap-calling (kuikae) is not allowed")
+        if ev.riichi and ev.tile not in self.riichi_tiles(seat):
+            raise self.fail(f"riichi with {format_tile(ev.tile)} is not allowed here (closed hand ready after "
+                            f"the discard, {RIICHI_MIN_LEFT} tiles left to draw, {RIICHI_COST} points)")
+        self.take(seat, ev.tile, ev.red)
+        s.ippatsu = False
+        if not s.riichi:
+            s.can_ron = True
+        if self.first_round:
+            if ev.tile not in _WIND_TILES or (self.discard is not None and self.discard[1] != ev.tile):
+                self.four_winds = False
+        else:
+            self.four_winds = False
+        if ev.riichi:
+            s.riichi = 2 if self.first_round else 1
+            s.ippatsu = True
+        s.river.append(ev.tile)
+        s.river_tiles.add(ev.tile)
+        if ev.tile not in _ORPHANS:
+            s.river_clean = False
+        s.discarded = True
+        w = waits(s.counts)
+        if w and any(t in s.river_tiles for t in w):
+            s.can_ron = False
+        self.discard = (seat, ev.tile, ev.red, ev.riichi)
+        self.discard_index = self.index
+        self.drawn = None
+        self.kuikae = frozenset()
+        self.phase = Phase.DISCARD
+
+    def chow_kuikae(self, tile: int, first: int) -> frozenset[int]:
+        deny = {tile}
+        if tile == first and rank_of(tile) < 7:
+            deny.add(tile + 3)
+        if tile == first + 2 and rank_of(tile) > 3:
+            deny.add(tile - 3)
+        return frozenset(deny)
+
+    def claims(self, seat: int) -> tuple[list[int], bool, bool]:
+        """(chow firsts, pung, kong) `seat` may claim on the open discard."""
+        assert self.discard is not None
+        discarder, tile, _, _ = self.discard
+        s = self.seats[seat]
+        if seat == discarder or s.riichi or self.left == 0 or self.pending_abort() is not None:
+            return [], False, False
+        pung = s.counts[tile] >= 2
+        kong = s.counts[tile] >= 3 and self.kongs < MAX_KONGS
+        chows = []
+        if seat == (discarder + 1) % SEATS and not is_honor(tile):
+            for first in (tile - 2, tile - 1, tile):
+                if first < 0 or not same_suit(first, tile) or not same_suit(first + 2, tile):
+                    continue
+                if rank_of(first) > 7:
+                    continue
+                if all(s.counts[t] for t in (first, first + 1, first + 2) if t != tile):
+                    deny = self.chow_kuikae(tile, first)
+                    rest = s.counts[:]
+                    for t in (first, first + 1, first + 2):
+                        if t != tile:
+                            rest[t] -= 1
+                    if any(rest[t] for t in range(NUM_KINDS) if t not in deny):
+                        chows.append(first)
+        return chows, pung, kong
+
+    def on_claim(self, ev: Claim) -> None:
+        seat = _seat_index(ev.seat)
+        if self.phase != Phase.DISCARD:
+            raise self.fail("no discard to claim")
+        assert self.discard is not None
+        discarder, tile, red, _ = self.discard
+        chows, pung, kong = self.claims(seat)
+        tiles = tuple(sorted(ev.tiles))
+        if tile not in tiles:
+            raise self.fail(f"the meld does not hold the discard {format_tile(tile)}")
+        if ev.kind == MeldKind.CHOW:
+            if len(tiles) != 3 or tiles[0] not in chows or tiles != (tiles[0], tiles[0] + 1, tiles[0] + 2):
+                raise self.fail(f"{ev.seat.name} may not chow {tiles}")
+            meld = _Meld(MeldKind.CHOW, tile, source=discarder, claimed=tile, first=tiles[0])
+        elif ev.kind == MeldKind.PUNG:
+            if not pung or tiles != (tile,) * 3:
+                raise self.fail(f"{ev.seat.name} may not pung {format_tile(tile)}")
+            meld = _Meld(MeldKind.PUNG, tile, source=discarder, claimed=tile)
+        elif ev.kind == MeldKind.KONG:
+            if not kong or tiles != (tile,) * 4:
+                raise self.fail(f"{ev.seat.name} may not kong {format_tile(tile)}")
+            meld = _Meld(MeldKind.KONG, tile, source=discarder, claimed=tile)
+        else:
+            raise self.fail(f"{ev.kind} is not a claim")
+        reds = list(ev.red_fives)
+        if red:
+            if tile not in reds:
+                raise self.fail("the claimed discard is a red five: list it in red_fives")
+            reds.remove(tile)
+        own = [t for t in tiles]
+        own.remove(tile)
+        for t in own:
+            r = t in reds
+            if r:
+                reds.remove(t)
+            self.take(seat, t, r)
+        if reds:
+            raise self.fail("red_fives names tiles that are not red fives of the meld")
+        meld.reds = len(ev.red_fives)
+        self.close_discard()
+        self.seats[discarder].river_clean = False
+        s = self.seats[seat]
+        s.melds.append(meld)
+        self.first_round = False
+        for x in self.seats:
+            x.ippatsu = False
+        self.turn = seat
+        self.drawn = None
+        if meld.kind == MeldKind.KONG:
+            s.kongs += 1
+            self.kongs += 1
+            self.dora_owed += 1
+            self.rinshan = True
+            self.phase = Phase.DRAW
+        else:
+            self.after_claim = True
+            self.rinshan = False
+            self.kuikae = (self.chow_kuikae(tile, meld.first) if meld.kind == MeldKind.CHOW
+                           else frozenset({tile}))
+            self.phase = Phase.TURN
+
+    def turn_kongs(self, seat: int) -> list[tuple[int, bool]]:
+        """(tile, added) kongs `seat` may declare in its turn."""
+        s = self.seats[seat]
+        if self.after_claim or self.left == 0 or self.kongs >= MAX_KONGS:
+            return []
+        out: list[tuple[int, bool]] = []
+        for t in range(NUM_KINDS):
+            if s.counts[t] == 4:
+                if s.riichi and not self.riichi_kong_ok(seat, t):
+                    continue
+                out.append((t, False))
+        if not s.riichi:
+            for m in s.melds:
+                if m.kind == MeldKind.PUNG and s.counts[m.tile]:
+                    out.append((m.tile, True))
+        return out
+
+    def riichi_kong_ok(self, seat: int, tile: int) -> bool:
+        """After riichi: a concealed kong of the tile just drawn that keeps the hand ready on as many waits."""
+        if tile != self.drawn:
+            return False
+        s = self.seats[seat]
+        c = s.counts
+        c[tile] -= 1
+        before = len(waits(c))
+        c[tile] -= 3
+        after = waits(c)
+        c[tile] += 4
+        return bool(after) and len(after) >= before
+
+    def on_kong(self, ev: Kong) -> None:
+        seat = _seat_index(ev.seat)
+        if self.phase != Phase.TURN or seat != self.turn:
+            raise self.fail(f"{ev.seat.name} may not declare a kong now")
+        if (ev.tile, ev.added) not in self.turn_kongs(seat):
+            raise self.fail(f"{ev.seat.name} may not declare {'an added' if ev.added else 'a concealed'} kong of "
+                            f"{format_tile(ev.tile)}")
+        s = self.seats[seat]
+        if ev.added:
+            self.take(seat, ev.tile, ev.red)
+            for m in s.melds:
+                if m.kind == MeldKind.PUNG and m.tile == ev.tile:
+                    m.kind = MeldKind.KONG
+                    m.added = True
+                    m.reds += 1 if ev.red else 0
+            self.rob = (seat, ev.tile, ev.red)
+            self.phase = Phase.ROB
+        else:
+            reds = s.reds[_five_suit(ev.tile)] if ev.tile in FIVES else 0
+            if reds:
+                s.reds[_five_suit(ev.tile)] = 0
+            s.counts[ev.tile] -= 4
+            s.melds.append(_Meld(MeldKind.KONG, ev.tile, concealed=True, reds=reds))
+            self.phase = Phase.DRAW
+        s.kongs += 1
+        self.kongs += 1
+        self.dora_owed += 1
+        self.rinshan = True
+        self.drawn = None
+        self.turn = seat
+
+    def on_dora(self, ev: DoraIndicator) -> None:
+        if self.dora_owed <= 0:
+            raise self.fail("no kong is owed a dora indicator")
+        self.see(ev.tile, False)
+        self.dora_owed -= 1
+        self.dora.append(ev.tile)
+
+    # -----------------------------------------------------------------------------------------
+    # wins
+
+    def hand(self, seat: int, win: int, win_red: bool, minus_win: bool) -> Hand:
+        s = self.seats[seat]
+        c = s.counts[:]
+        if minus_win:
+            c[win] -= 1
+        concealed = tuple(t for t in range(NUM_KINDS) for _ in range(c[t]))
+        melds = []
+        reds: list[int] = []
+        for suit, n in enumerate(s.reds):
+            reds += [FIVES[suit]] * n
+        if minus_win and win_red:
+            pass  # the drawn red five is among s.reds already
+        elif win_red:
+            reds.append(win)
+        for m in s.melds:
+            cf = ClaimedFrom.NONE if m.source is None else _relative(seat, m.source)
+            tiles = m.tiles()
+            ci = None
+            if m.claimed is not None:
+                ci = tiles.index(m.claimed)
+            melds.append(Meld(m.kind, tiles, m.concealed, m.added, cf, ci))
+            reds += [m.tile if m.kind != MeldKind.CHOW else FIVES[suit_of(m.first)]] * m.reds
+        return Hand(concealed, tuple(melds), win, tuple(sorted(reds)))
+
+    def win_situation(self, seat: int) -> tuple[Hand, WinContext, int | None] | None:
+        """The hand, context and discarder of a win by `seat` now, or None when the shape is not complete."""
+        s = self.seats[seat]
+        first = not self.wins
+        honba = self.log.honba if first else 0
+        sticks = (self.log.riichi_sticks + len(self.deposits)) if first else 0
+        common = dict(seat_wind=Wind(seat), prevalent_wind=self.log.prevalent_wind,
+                      riichi=s.riichi == 1, double_riichi=s.riichi == 2, ippatsu=s.ippatsu,
+                      dora_indicators=tuple(self.dora), honba=honba, riichi_sticks=sticks)
+        if self.phase == Phase.TURN:
+            if seat != self.turn or self.after_claim:
+                return None
+            if not complete(s.counts):
+                return None
+            win = self.drawn
+            if win is None:  # the dealer's dealt 14 tiles: any tile may be the 14th
+                win = next(t for t in range(NUM_KINDS) if s.counts[t])
+            win_red = self.drawn_red if self.drawn is not None else False
+            hand = self.hand(seat, win, win_red, True)
+            ctx = WinContext(self_drawn=True, replacement_tile=self.rinshan,
+                             last_wall_tile=self.left == 0 and not self.rinshan,
+                             heavenly=self.first_round and seat == 0,
+                             earthly=self.first_round and seat != 0, **common)  # type: ignore[arg-type]
+            return hand, ctx, None
+        if self.phase in (Phase.DISCARD, Phase.OVER) and self.discard is not None and self.rob is None:
+            discarder, tile, red, _ = self.discard
+            robbing = False
+        elif self.phase in (Phase.ROB, Phase.OVER) and self.rob is not None:
+            discarder, tile, red = self.rob
+            robbing = True
+        else:
+            return None
+        if seat == discarder or not completes(s.counts, tile):
+            return None
+        hand = self.hand(seat, tile, red, False)
+        ctx = WinContext(robbing_kong=robbing, last_wall_tile=self.left == 0 and not robbing,
+                         discarded_by=_relative(seat, discarder), **common)  # type: ignore[arg-type]
+        return hand, ctx, discarder
+
+    def evaluate(self, hand: Hand, ctx: WinContext) -> Evaluation:
+        from engine import api  # engine.api imports the rule sets, this one included
+
+        return api.evaluate(hand, ctx, RULE_SET, self.opts)
+
+    def can_win(self, seat: int) -> bool:
+        sit = self.win_situation(seat)
+        if sit is None:
+            return False
+        hand, ctx, discarder = sit
+        if discarder is not None and not self.seats[seat].can_ron:
+            return False
+        return self.best_evaluation(hand, ctx).is_win
+
+    def best_evaluation(self, hand: Hand, ctx: WinContext) -> Evaluation:
+        """The win's evaluation; the dealer's dealt 14 tiles (no tile drawn) are scored with the 14th tile
+        that pays most."""
+        if not (self.phase == Phase.TURN and self.drawn is None):
+            return self.evaluate(hand, ctx)
+        tiles = list(hand.concealed) + ([hand.winning_tile] if hand.winning_tile is not None else [])
+        best: Evaluation | None = None
+        for w in sorted(set(tiles)):
+            rest = list(tiles)
+            rest.remove(w)
+            e = self.evaluate(replace(hand, concealed=tuple(sorted(rest)), winning_tile=w), ctx)
+            if best is None or (e.is_win and (not best.is_win or _points(e) > _points(best))):
+                best = e
+        assert best is not None
+        return best
+
+    def furiten(self, seat: int) -> bool:
+        """The open discard (robbed kong) completes `seat`'s shape, and `seat` may not ron."""
+        sit = self.win_situation(seat)
+        return sit is not None and sit[2] is not None and not self.seats[seat].can_ron
+
+    def can_add_ron(self, ev: Win) -> bool:
+        return (not ev.self_drawn and len(self.wins) < MAX_RON and bool(self.wins)
+                and self.wins[0].discarder is not None)
+
+    def on_win(self, ev: Win) -> None:
+        seat = _seat_index(ev.seat)
+        if ev.horses:
+            raise self.fail("Riichi turns no horse tiles")
+        if any(w.seat == seat for w in self.wins):
+            raise self.fail(f"{ev.seat.name} has won already")
+        if ev.self_drawn:
+            if self.phase != Phase.TURN or seat != self.turn or self.after_claim:
+                raise self.fail(f"{ev.seat.name} has no tile of its own draw to win on")
+        elif self.phase not in (Phase.DISCARD, Phase.ROB, Phase.OVER):
+            raise self.fail(f"no discard or added kong for {ev.seat.name} to win on")
+        elif self.phase == Phase.OVER and len(self.wins) >= MAX_RON:
+            raise self.fail(f"at most {MAX_RON} players win on one discard; a third makes it a drawn game")
+        sit = self.win_situation(seat)
+        if sit is None:
+            raise self.fail(f"{ev.seat.name}'s hand is not complete")
+        hand, ctx, discarder = sit
+        if discarder is not None and not self.seats[seat].can_ron:
+            raise self.fail(f"{ev.seat.name} is in furiten: no win on a discard")
+        if self.wins and discarder is not None and (seat - discarder) % SEATS < (self.wins[0].seat - discarder) % SEATS:
+            raise self.fail("several wins on one discard are listed in turn order from the discarder")
+        s = self.seats[seat]
+        if ev.ura_dora_indicators:
+            if not s.riichi:
+                raise self.fail("ura dora are turned for a riichi winner only")
+            if len(ev.ura_dora_indicators) > len(self.dora):
+                raise self.fail("one ura dora indicator per dora indicator at most")
+            ctx = replace(ctx, ura_dora_indicators=tuple(ev.ura_dora_indicators))
+        try:
+            ev_best = self.best_evaluation(hand, ctx)
+        except EngineError as err:
+            raise self.fail(f"the win cannot be scored: {err.message}") from None
+        if not ev_best.is_win:
+            reason = ev_best.best.reason if ev_best.best is not None else "no winning shape"
+            raise self.fail(f"{ev.seat.name}'s hand does not win: {reason}")
+        self.wins.append(_Won(seat, discarder, ev_best, ctx, self.index))
+        self.phase = Phase.OVER
+
+    # -----------------------------------------------------------------------------------------
+    # drawn games
+
+    def nine_terminals(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return (self.phase == Phase.TURN and seat == self.turn and self.first_round and not self.after_claim
+                and not s.discarded and sum(1 for t in _ORPHANS if s.counts[t]) >= 9)
+
+    def ron_seats(self) -> list[int]:
+        return [x for x in range(SEATS) if self.can_win(x)]
+
+    def on_drawn_game(self, ev: DrawnGame) -> None:
+        kind = ev.kind
+        if kind == DrawnGameKind.NINE_TERMINALS:
+            if not self.nine_terminals(self.turn):
+                raise self.fail("nine terminals is declared on a player's first draw, with nine different "
+                                "terminals and honours, before any call")
+        elif kind == DrawnGameKind.THREE_RON:
+            if self.phase != Phase.DISCARD or len(self.ron_seats()) < 3:
+                raise self.fail("three ron needs three players able to win on the discard")
+        else:
+            if self.phase != Phase.DISCARD:
+                raise self.fail(f"{kind.name.lower()} ends the hand after a discard")
+            pending = self.pending_abort()
+            if pending != kind:
+                raise self.fail(f"no {kind.name.lower()} here"
+                                + (f" (the hand ends with {pending.name.lower()})" if pending else ""))
+            self.close_discard()
+        self.drawn_game = kind
+        self.drawn_game_index = self.index
+        self.phase = Phase.OVER
+
+    # -----------------------------------------------------------------------------------------
+    # legal
+
+    def legal(self) -> tuple[SeatActions, ...]:
+        if self.phase == Phase.DEAL:
+            return ()
+        if self.phase == Phase.OVER:
+            if self.wins and self.wins[0].discarder is not None and len(self.wins) < MAX_RON:
+                out = []
+                for seat in range(SEATS):
+                    if any(w.seat == seat for w in self.wins):
+                        continue
+                    if self.can_win(seat):
+                        out.append(SeatActions(Wind(seat), (Action(ActionKind.WIN_DISCARD), Action(ActionKind.PASS))))
+                return tuple(out)
+            return ()
+        if self.phase == Phase.DRAW:
+            return (SeatActions(Wind(self.turn), (Action(ActionKind.DRAW),)),)
+        if self.phase == Phase.TURN:
+            return (self.turn_actions(self.turn),)
+        if self.phase == Phase.ROB:
+            assert self.rob is not None
+            owner = self.rob[0]
+            out = []
+            for seat in range(SEATS):
+                if seat == owner:
+                    continue
+                if self.can_win(seat):
+                    out.append(SeatActions(Wind(seat), (Action(ActionKind.WIN_DISCARD), Action(ActionKind.PASS))))
+                elif self.furiten(seat):
+                    out.append(SeatActions(Wind(seat), (), furiten=True))
+            out.append(SeatActions(Wind(owner), (Action(ActionKind.DRAW),)))
+            return tuple(sorted(out, key=lambda a: a.seat))
+        assert self.discard is not None
+        discarder, tile, _, _ = self.discard
+        pending = self.pending_abort()
+        nxt = (discarder + 1) % SEATS
+        out = []
+        for seat in range(SEATS):
+            if seat == discarder:
+                continue
+            acts: list[Action] = []
+            if self.can_win(seat):
+                acts.append(Action(ActionKind.WIN_DISCARD, (tile,)))
+            chows, pung, kong = self.claims(seat)
+            if kong:
+                acts.append(Action(ActionKind.KONG_CLAIMED, (tile,) * 4))
+            if pung:
+                acts.append(Action(ActionKind.PUNG, (tile,) * 3))
+            for f in chows:
+                acts.append(Action(ActionKind.CHOW, (f, f + 1, f + 2)))
+            if acts:
+                acts.append(Action(ActionKind.PASS))
+            if seat == nxt:
+                acts.append(Action(ActionKind.DRAW) if pending is None else Action(ActionKind.DRAWN_GAME))
+            fur = self.furiten(seat)
+            if acts or fur:
+                out.append(SeatActions(Wind(seat), tuple(acts), furiten=fur))
+        return tuple(out)
+
+    def turn_actions(self, seat: int) -> SeatActions:
+        acts: list[Action] = []
+        if not self.after_claim and self.can_win(seat):
+            acts.append(Action(ActionKind.WIN_SELF_DRAWN))
+        if self.nine_terminals(seat):
+            acts.append(Action(ActionKind.NINE_TERMINALS))
+        for t, added in self.turn_kongs(seat):
+            acts.append(Action(ActionKind.KONG_ADDED if added else ActionKind.KONG_CONCEALED, (t,) * 4))
+        for t in self.riichi_tiles(seat):
+            acts.append(Action(ActionKind.RIICHI, (t,)))
+        for t in self.discardable(seat):
+            acts.append(Action(ActionKind.DISCARD, (t,)))
+        return SeatActions(Wind(seat), tuple(acts))
+
+    # -----------------------------------------------------------------------------------------
+    # money
+
+    def ready(self, seat: int) -> bool:
+        return bool(waits(self.seats[seat].counts))
+
+    def settlement(self) -> Settlement:
+        if self.phase != Phase.OVER:
+            raise BadLogError("log.events: the hand has not ended (no win, no drawn game)", "log.events")
+        lines: list[MoneyLine] = []
+        for seat, at in self.deposits:
+            lines.append(MoneyLine(Wind(seat), None, RIICHI_COST, RIICHI_DEPOSIT, at))
+        honba = self.log.honba
+        sticks_before = self.log.riichi_sticks
+        ready = [False] * SEATS
+        if self.wins:
+            for w in self.wins:
+                lines += self.win_lines(w)
+            dealer_continues = any(w.seat == 0 for w in self.wins)
+            honba_next = honba + 1 if dealer_continues else 0
+            sticks_next = 0
+        else:
+            assert self.drawn_game is not None
+            at = self.drawn_game_index
+            if self.drawn_game == DrawnGameKind.EXHAUSTIVE:
+                ready = [self.ready(s) for s in range(SEATS)]
+                nagashi = [s for s in range(SEATS) if self.seats[s].river_clean and self.seats[s].river]
+                if nagashi:
+                    for s in nagashi:
+                        for p in range(SEATS):
+                            if p != s:
+                                amount = 4000 if s == 0 or p == 0 else 2000
+                                lines.append(MoneyLine(Wind(p), Wind(s), amount, NAGASHI_MANGAN, at))
+                else:
+                    n_ready = sum(ready)
+                    if 0 < n_ready < SEATS:
+                        share = NOTEN_TOTAL // (n_ready * (SEATS - n_ready))
+                        for p in range(SEATS):
+                            for s in range(SEATS):
+                                if not ready[p] and ready[s]:
+                                    lines.append(MoneyLine(Wind(p), Wind(s), share, TENPAI, at))
+                dealer_continues = ready[0]
+            else:
+                dealer_continues = True
+            honba_next = honba + 1
+            sticks_next = sticks_before + len(self.deposits)
+        net = [0] * SEATS
+        pot = 0
+        for line in lines:
+            net[line.payer] -= line.amount
+            if line.payee is None:
+                pot += line.amount
+            else:
+                net[line.payee] += line.amount
+        return Settlement(
+            seats=tuple(SeatMoney(Wind(s), net[s], ready[s]) for s in range(SEATS)),
+            lines=tuple(lines), wins=tuple(w.evaluation for w in self.wins), honba_next=honba_next,
+            riichi_sticks_next=sticks_next, dealer_continues=dealer_continues, pot=pot)
+
+    def win_lines(self, w: _Won) -> list[MoneyLine]:
+        """A win's money as lines: the scorer's payments split into honba, sticks, pao and the hand."""
+        best = w.evaluation.best
+        assert best is not None
+        change = dict(best.payments)
+        at = w.index
+        winner = w.seat
+        honba = w.context.honba
+        liable, liable_base = self.pao(w)
+        pao_amount = 0
+        honba_from: dict[int, int] = {}
+        if liable is not None:
+            dealer = winner == 0
+            if w.discarder is not None:
+                pao_amount = (liable_base // 2) * (6 if dealer else 4)
+            else:
+                pao_amount = sum(tsumo_shares(liable_base, winner, SEATS, True))
+        if honba:
+            if w.discarder is not None:
+                honba_from[w.discarder] = 300 * honba
+            elif liable is not None and best.yakuman * YAKUMAN_BASE == liable_base:
+                honba_from[liable] = 300 * honba
+            else:
+                honba_from = {p: 100 * honba for p in range(SEATS) if p != winner}
+        out: list[MoneyLine] = []
+        for p in range(SEATS):
+            if p == winner:
+                continue
+            paid = -change.get(p, 0) - honba_from.get(p, 0)
+            if p == liable and pao_amount:
+                out.append(MoneyLine(Wind(p), Wind(winner), pao_amount, PAO, at))
+                paid -= pao_amount
+            if paid > 0:
+                out.append(MoneyLine(Wind(p), Wind(winner), paid, WIN, at))
+            if honba_from.get(p):
+                out.append(MoneyLine(Wind(p), Wind(winner), honba_from[p], HONBA, at))
+        if w.context.riichi_sticks:
+            out.append(MoneyLine(Wind(winner), None, -RIICHI_COST * w.context.riichi_sticks, RIICHI_STICKS, at))
+        return out
+
+    def pao(self, w: _Won) -> tuple[int | None, int]:
+        """The pao seat of a win scored with big three dragons / big four winds whose last set was fed by a
+        claim, and the base points it answers for (the scorer's rule, engine/rules/riichi/payments.py)."""
+        best = w.evaluation.best
+        if best is None or not best.yakuman:
+            return None, 0
+        ids = {h.fan.id for h in best.fans}
+        for yaku, group, value in ((Yaku.DAISANGEN, DRAGONS, 1),
+                                   (Yaku.DAISUUSHII, WINDS, 2 if self.opts.double_yakuman else 1)):
+            if int(yaku) not in ids:
+                continue
+            sets = [m for m in self.seats[w.seat].melds if m.kind != MeldKind.CHOW and m.tile in group]
+            if len(sets) == len(group) and sets[-1].source is not None:
+                return sets[-1].source, YAKUMAN_BASE * value
+        return None, 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The contract
+
+
+def replay(log: HandLog) -> Table:
+    table = Table(log)
+    for i, ev in enumerate(log.events):
+        table.apply(i, ev)
+    return table
+
+
+def legal(log: HandLog) -> tuple[SeatActions, ...]:
+    """The seats that may act after the log's last event, each with what it may do."""
+    return replay(log).legal()
+
+
+def settle(log: HandLog) -> Settlement:
+    """The money of a hand whose log has ended."""
+    return replay(log).settlement()
+
+
+REFEREE: Final = Referee(legal=legal, settle=settle)

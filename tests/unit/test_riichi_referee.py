@@ -1,0 +1,257 @@
+"""The Riichi referee on hand-built logs: events the rules refuse (ILLEGAL_EVENT naming the event's index),
+furiten, riichi, the money lines of a win, an exhaustive draw played out, double ron (tests/unit/
+test_riichi_referee_oracle.py holds the majiang-core hands)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from engine import referee
+from engine.hand import MeldKind, Wind
+from engine.referee import (
+    ActionKind,
+    BadLogError,
+    Claim,
+    Deal,
+    Discard,
+    Draw,
+    DrawnGame,
+    DrawnGameKind,
+    HandEvent,
+    HandLog,
+    IllegalEventError,
+    SeatTiles,
+    Win,
+)
+from engine.rules.riichi import referee as rref
+from engine.tiles import parse_tile, parse_tiles
+
+E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH
+
+
+def t(text: str) -> int:
+    return parse_tile(text)
+
+
+# South waits on 5s / 8s with pinfu (234m 567p 345s 99s 67s), West on green (seven pairs), North on 8s (seven
+# pairs, all simples); East is ready on East / South; no red fives.
+DEAL = Deal((SeatTiles(E, tuple(parse_tiles("123m456p789sEESS"))),
+             SeatTiles(S, tuple(parse_tiles("234m567p345s99s67s"))),
+             SeatTiles(W, tuple(parse_tiles("1199m1199pNNCCF"))),
+             SeatTiles(N, tuple(parse_tiles("3344667788m22p8s")))), (t("P"),))
+
+
+def log(*events: HandEvent, **kw: object) -> HandLog:
+    return HandLog(rule_set="riichi", events=(DEAL, *events), **kw)  # type: ignore[arg-type]
+
+
+def illegal(lg: HandLog) -> IllegalEventError:
+    with pytest.raises(IllegalEventError) as err:
+        referee.legal(lg)
+    assert err.value.code == "ILLEGAL_EVENT"
+    return err.value
+
+
+def seat_actions(lg: HandLog, seat: Wind) -> set[ActionKind]:
+    return {a.kind for s in referee.legal(lg) if s.seat == seat for a in s.actions}
+
+
+def test_the_dealer_draws_first_and_a_wrong_seat_is_illegal() -> None:
+    assert [(s.seat, [a.kind for a in s.actions]) for s in referee.legal(log())] == [(E, [ActionKind.DRAW])]
+    err = illegal(log(Draw(S, t("N"))))
+    assert err.index == 1 and err.field == "log.events[1]" and "EAST draws next" in str(err)
+
+
+def test_a_discard_of_a_tile_not_held_is_illegal() -> None:
+    err = illegal(log(Draw(E, t("N")), Discard(E, t("9m"))))
+    assert err.index == 2 and "does not hold" in str(err)
+
+
+def test_a_win_on_a_discard_is_settled_with_honba_and_sticks() -> None:
+    lg = log(Draw(E, t("N")), Discard(E, t("8s")), honba=2, riichi_sticks=1, scores=(25000,) * 4)
+    south = next(s for s in referee.legal(lg) if s.seat == S)
+    assert ActionKind.WIN_DISCARD in {a.kind for a in south.actions} and not south.furiten
+    s = referee.settle(replace(lg, events=(*lg.events, Win(S))))
+    assert [(m.seat, m.net) for m in s.seats] == [(E, -1600), (S, 2600), (W, 0), (N, 0)]
+    assert {(line.reason, line.payer, line.payee, line.amount, line.event_index) for line in s.lines} == {
+        ("WIN", E, S, 1000, 3), ("HONBA", E, S, 600, 3), ("RIICHI_STICKS", S, None, -1000, 3)}
+    assert s.pot == -1000 and sum(m.net for m in s.seats) + s.pot == 0
+    assert (s.honba_next, s.riichi_sticks_next, s.dealer_continues) == (0, 0, False)
+    assert len(s.wins) == 1 and s.wins[0].is_win and s.wins[0].best is not None and s.wins[0].best.points == 1000
+
+
+def _south_discarded_5s() -> list[HandEvent]:
+    return [Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("5s")), Discard(S, t("5s")),
+            Draw(W, t("2s")), Discard(W, t("2s")), Draw(N, t("1s")), Discard(N, t("1s")), Draw(E, t("3s"))]
+
+
+def test_a_ron_in_furiten_on_its_own_discard_is_illegal() -> None:
+    events = [*_south_discarded_5s(), Discard(E, t("8s"))]
+    south = next(s for s in referee.legal(log(*events)) if s.seat == S)
+    assert south.furiten and ActionKind.WIN_DISCARD not in {a.kind for a in south.actions}
+    err = illegal(log(*events, Win(S)))
+    assert err.index == len(events) + 1 and "furiten" in str(err)
+
+
+def test_the_own_discard_ends_temporary_furiten() -> None:
+    events = [Draw(E, t("N")), Discard(E, t("8s")), Draw(S, t("1s")), Discard(S, t("1s")),
+              Draw(W, t("8s")), Discard(W, t("8s"))]
+    assert ActionKind.WIN_DISCARD in seat_actions(log(*events), S)
+    assert referee.settle(log(*events, Win(S))).wins[0].is_win
+
+
+def test_temporary_furiten_refuses_the_ron_before_the_next_own_discard() -> None:
+    # North discards 8s, South passes (East draws); East discards 5s: South may not ron
+    events = [Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("1p")), Discard(S, t("1p")),
+              Draw(W, t("2s")), Discard(W, t("2s")), Draw(N, t("8s")), Discard(N, t("8s")),
+              Draw(E, t("5s")), Discard(E, t("5s"))]
+    south = next(s for s in referee.legal(log(*events)) if s.seat == S)
+    assert south.furiten
+    err = illegal(log(*events, Win(S)))
+    assert err.index == len(events) + 1 and "furiten" in str(err)
+
+
+def test_riichi_needs_1000_points_and_a_ready_hand() -> None:
+    events = [Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("E"))]
+    assert seat_actions(log(*events, scores=(25000, 25000, 25000, 25000)), S) >= {ActionKind.RIICHI}
+    assert ActionKind.RIICHI not in seat_actions(log(*events, scores=(25000, 900, 25000, 25000)), S)
+    err = illegal(log(*events, Discard(S, t("E"), riichi=True), scores=(25000, 900, 25000, 25000)))
+    assert err.index == 4 and "riichi" in str(err)
+    err = illegal(log(*events, Discard(S, t("2m"), riichi=True)))  # not ready after it
+    assert err.index == 4
+    ok = log(*events, Discard(S, t("E"), riichi=True), Draw(W, t("2s")), scores=(25000,) * 4)
+    assert referee.legal(ok)  # the stick goes down once the discard passes
+    after = log(*events, Discard(S, t("E"), riichi=True), Draw(W, t("2s")), Discard(W, t("2s")), Draw(N, t("1s")),
+                Discard(N, t("1s")), Draw(E, t("3s")), Discard(E, t("3s")), Draw(S, t("1p")))
+    assert {a.tiles for s in referee.legal(after) if s.seat == S for a in s.actions
+            if a.kind == ActionKind.DISCARD} == {(t("1p"),)}
+    err = illegal(replace(after, events=(*after.events, Discard(S, t("2m")))))
+    assert "only the tile drawn" in str(err)
+
+
+def test_a_double_riichi_win_takes_its_stick_back_with_ippatsu() -> None:
+    events = [Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("E")), Discard(S, t("E"), riichi=True),
+              Draw(W, t("8s"))]
+    s = referee.settle(log(*events, Discard(W, t("8s")), Win(S), scores=(25000,) * 4))
+    lines = {(line.reason, line.payer, line.amount) for line in s.lines}
+    assert ("RIICHI_DEPOSIT", S, 1000) in lines and ("RIICHI_STICKS", S, -1000) in lines
+    best = s.wins[0].best
+    assert best is not None  # the first go-around: double riichi
+    assert {h.fan.name.split(" (")[0] for h in best.fans} >= {"Double Riichi", "Ippatsu"}
+    assert sum(m.net for m in s.seats) + s.pot == 0 and s.pot == 0
+
+
+def test_a_win_on_the_riichi_discard_takes_no_stick() -> None:
+    events = [Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("F")), Discard(S, t("F"), riichi=True)]
+    assert ActionKind.WIN_DISCARD in seat_actions(log(*events), W)
+    s = referee.settle(log(*events, Win(W), riichi_sticks=1))
+    assert not any(line.reason == "RIICHI_DEPOSIT" for line in s.lines)
+    assert ("RIICHI_STICKS", W, -1000) in {(line.reason, line.payer, line.amount) for line in s.lines}
+    assert (s.riichi_sticks_next, s.pot, s.seats[1].net) == (0, -1000, -s.wins[0].best.points)  # type: ignore[union-attr]
+
+
+def test_claims_kuikae_and_a_claim_out_of_turn() -> None:
+    events = [Draw(E, t("7p")), Discard(E, t("7p"))]
+    # South (next after East) may chow 5-6-7p: it holds 5p 6p
+    south = {a.tiles for s in referee.legal(log(*events)) if s.seat == S for a in s.actions
+             if a.kind == ActionKind.CHOW}
+    assert (t("5p"), t("6p"), t("7p")) in south
+    err = illegal(log(*events, Claim(N, MeldKind.CHOW, (t("5p"), t("6p"), t("7p")))))
+    assert err.index == 3
+    called = log(*events, Claim(S, MeldKind.CHOW, (t("5p"), t("6p"), t("7p"))))
+    discards = {a.tiles[0] for s in referee.legal(called) if s.seat == S for a in s.actions
+                if a.kind == ActionKind.DISCARD}
+    assert t("7p") not in discards and t("4p") not in discards and t("2m") in discards
+    err = illegal(replace(called, events=(*called.events, Discard(S, t("7p")))))
+    assert "kuikae" in str(err)
+
+
+def test_settle_before_the_end_is_a_bad_log() -> None:
+    with pytest.raises(BadLogError):
+        referee.settle(log(Draw(E, t("N"))))
+
+
+def test_the_dealer_may_be_dealt_fourteen() -> None:
+    dealt = replace(DEAL, hands=(SeatTiles(E, tuple(parse_tiles("123m456p789sEESSN"))), *DEAL.hands[1:]))
+    lg = HandLog(rule_set="riichi", events=(dealt,))
+    east = referee.legal(lg)
+    assert len(east) == 1 and east[0].seat == E and ActionKind.DISCARD in {a.kind for a in east[0].actions}
+    lg = HandLog(rule_set="riichi", events=(dealt, Discard(E, t("N")), Draw(S, t("N"))))
+    assert referee.legal(lg)[0].seat == S
+
+
+def _playout(seed: int) -> HandLog:
+    """A whole hand of draws and discards of the drawn tile to the wall's end."""
+    tiles = [k for k in range(34) for _ in range(4)]
+    rng = random.Random(seed)
+    rng.shuffle(tiles)
+    hands = tuple(SeatTiles(Wind(s), tuple(tiles[13 * s:13 * s + 13])) for s in range(4))
+    dora = tiles[52]
+    wall = tiles[53:53 + rref.LIVE_WALL]
+    events: list[HandEvent] = [Deal(hands, (dora,))]
+    for i, tile in enumerate(wall):
+        seat = Wind(i % 4)
+        events += [Draw(seat, tile), Discard(seat, tile)]
+    return HandLog(rule_set="riichi", events=tuple(events), honba=1, riichi_sticks=2)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_exhaustive_draw_pays_noten_and_keeps_the_sticks(seed: int) -> None:
+    lg = _playout(seed)
+    last = referee.legal(lg)
+    assert {a.kind for s in last for a in s.actions} & {ActionKind.DRAWN_GAME}
+    err = illegal(replace(lg, events=(*lg.events, Draw(Wind.EAST, 0))))
+    assert err.index == len(lg.events)
+    s = referee.settle(replace(lg, events=(*lg.events, DrawnGame(DrawnGameKind.EXHAUSTIVE))))
+    ready = [m.ready for m in s.seats]
+    n = sum(ready)
+    nets = [m.net for m in s.seats]
+    if any(line.reason == "NAGASHI_MANGAN" for line in s.lines):
+        return
+    if 0 < n < 4:
+        assert all(net == (3000 // n if r else -3000 // (4 - n)) for net, r in zip(nets, ready, strict=True))
+    else:
+        assert nets == [0, 0, 0, 0]
+    assert (s.honba_next, s.riichi_sticks_next, s.dealer_continues, s.pot) == (2, 2, ready[0], 0)
+
+
+def test_an_abortive_draw_needs_its_condition() -> None:
+    err = illegal(log(Draw(E, t("N")), Discard(E, t("N")), DrawnGame(DrawnGameKind.FOUR_WINDS)))
+    assert err.index == 3
+    err = illegal(log(Draw(E, t("N")), DrawnGame(DrawnGameKind.NINE_TERMINALS)))
+    assert err.index == 2
+    four = log(Draw(E, t("W")), Discard(E, t("W")), Draw(S, t("W")), Discard(S, t("W")), Draw(W, t("W")),
+               Discard(W, t("W")), Draw(N, t("W")))
+    assert ActionKind.DRAW not in {a.kind for x in referee.legal(replace(four, events=(*four.events, Discard(
+        N, t("W"))))) for a in x.actions}
+    four = replace(four, events=(*four.events, Discard(N, t("W"))))
+    s = referee.settle(replace(four, events=(*four.events, DrawnGame(DrawnGameKind.FOUR_WINDS))))
+    assert (s.dealer_continues, s.honba_next, [m.net for m in s.seats]) == (True, 1, [0, 0, 0, 0])
+
+
+def test_double_ron_pays_honba_and_sticks_to_the_first_in_turn() -> None:
+    events = [Draw(E, t("N")), Discard(E, t("8s"))]
+    assert {x.seat for x in referee.legal(log(*events)) for a in x.actions if a.kind == ActionKind.WIN_DISCARD} == {
+        S, N}
+    one = log(*events, Win(S), honba=1, riichi_sticks=1)
+    assert [(x.seat, [a.kind for a in x.actions]) for x in referee.legal(one)] == [
+        (N, [ActionKind.WIN_DISCARD, ActionKind.PASS])]
+    s = referee.settle(replace(one, events=(*one.events, Win(N))))
+    north = s.wins[1].best.points  # type: ignore[union-attr]
+    assert [m.net for m in s.seats] == [-(1000 + 300 + north), 1000 + 300 + 1000, 0, north]
+    assert (s.honba_next, s.riichi_sticks_next, s.dealer_continues) == (0, 0, False)
+    err = illegal(log(*events, Win(N), Win(S)))
+    assert err.index == 4 and "turn order" in str(err)
+
+
+def test_a_tile_out_of_range_is_a_bad_log_and_other_rule_sets_events_are_illegal() -> None:
+    with pytest.raises(BadLogError) as err:
+        referee.legal(log(Draw(E, 40)))
+    assert err.value.field == "log.events[1].tile"
+    err2 = illegal(log(Draw(E, t("N")), referee.Kita(E)))
+    assert err2.index == 2
+    err2 = illegal(log(Draw(E, t("N")), Discard(E, t("8s")), Win(S, horses=(t("1m"),))))
+    assert err2.index == 3
