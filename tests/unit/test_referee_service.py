@@ -137,3 +137,23 @@ def test_batch_runs_legal_and_settle_lines() -> None:
     out = runner.answer(line)
     assert out["id"] == 7 and out["error"]["reason"] == "BAD_LOG" and out["error"]["field"] == "log.scores"
     assert "Legal" in runner.methods and "Settle" in runner.methods
+
+
+def test_oracle_logs_cross_the_wire_unchanged() -> None:
+    """Whole Riichi hands (the shared oracle's) written to the wire and read back: the same HandLog, and the
+    same settlement through the service as in process."""
+    import itertools
+
+    import riichi_rounds
+    from referee_logs import to_proto
+
+    if not riichi_rounds.ORACLE.exists():
+        pytest.skip("shared oracle data not present")
+    service = Service(0)
+    for rec in itertools.islice(riichi_rounds.records(), 0, 400, 40):
+        log = riichi_rounds.hand_log(rec)
+        wire = to_proto(log)
+        assert convert.hand_log_from_proto(wire) == dataclasses.replace(log, options=rules.get("riichi").options())
+        answer = service.settle(pb.SettleRequest(log=wire))
+        assert answer == convert.settlement_to_proto(r.settle(log))
+        assert [m.net for m in answer.seats] == riichi_rounds.net_by_wind(rec)
