@@ -1,7 +1,8 @@
-"""The round of the Chinese rule sets as the referee replays it: the events of a hand's log, and the
-replay shared by the tables where one win ends the hand (MCR, the two-player table, Hong Kong,
-Guangdong). Sichuan's bloody round has its own replay (engine/rules/sichuan/referee.py) on the same
-events.
+"""The round of the Chinese rule sets as the referee replays it: the replay's events, and the replay
+shared by the tables where one win ends the hand (MCR, the two-player table, Hong Kong, Guangdong).
+Sichuan's bloody round has its own replay (engine/rules/sichuan/referee.py) on the same events. A hand's
+log (engine.referee.HandLog) is read into these by engine/rules/round_log.py, which also writes the
+answers as the contract's.
 
 Seats are 0 .. n-1 in turn order (seat s + 1 plays after seat s); `dealer` sits East, the next seat
 South, and so on. Tiles are engine indices; flowers are `engine.hand.Flower` values, never tiles.
@@ -29,22 +30,13 @@ from typing import Any
 from engine import api, rules
 from engine.errors import EngineError
 from engine.hand import ClaimedFrom, Flower, Hand, Meld, MeldKind, Suit, WinContext, Wind, make_hand, make_meld
+from engine.referee import IllegalEventError
 from engine.results import Scoring
 from engine.tiles import NUM_FLOWERS, format_tile, is_honor, rank_of, suit_of
 
-
-class IllegalEventError(EngineError):
-    """An event the rules do not allow at that point of the log; `index` is the event's position."""
-
-    code = "ILLEGAL_EVENT"
-
-    def __init__(self, index: int, message: str, field: str = "") -> None:
-        super().__init__(f"events[{index}]: {message}", field or f"events[{index}]")
-        self.index = index
-
-
 # ---------------------------------------------------------------------------------------------
-# The events (the engine side of HandEvent)
+# The replay's own events: the contract's (engine.referee), read at the point of play by
+# engine.rules.round_log (seats as turn-order indices, a win naming its tile and discarder)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.hand import MeldKind, Suit
+from engine import referee as r
+from engine.hand import MeldKind, Suit, Wind
 from engine.rules.round import Claim, Deal, Discard, Draw, FalseWin, Kong, WallEnd, Win
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
 from engine.rules.sichuan.referee import Event, Exchange, VoidSuits
@@ -72,3 +73,44 @@ def event(e: dict[str, Any]) -> Event | None:
 
 def events(rec: dict[str, Any]) -> list[Event]:
     return [ev for ev in (event(e) for e in rec["events"]) if ev is not None]
+
+
+def wind(rec: dict[str, Any], seat: int) -> Wind:
+    """A record's absolute seat as the log's seat: the dealer is East."""
+    return Wind((seat - rec["dealer"]) % 4)
+
+
+def contract_events(rec: dict[str, Any]) -> list[r.HandEvent]:
+    """The record as the contract's events (engine.referee): four VoidSuit events for the record's one."""
+    w = lambda seat: wind(rec, seat)  # noqa: E731
+    out: list[r.HandEvent] = []
+    for e in rec["events"]:
+        kind = e["type"]
+        if kind == "deal":
+            out.append(r.Deal(tuple(r.SeatTiles(w(s), tuple(tile(t) for t in h)) for s, h in enumerate(e["hands"]))))
+        elif kind == "exchange":
+            out.append(r.ExchangeThree(tuple(r.SeatExchange(w(s), tuple(tile(t) for t in ts), w(e["to"][s]))
+                                             for s, ts in enumerate(e["tiles"]))))
+        elif kind == "void":
+            out += [r.VoidSuit(w(s), _SUITS[u], None if a is None else tile(a))
+                    for s, (u, a) in enumerate(zip(e["suits"], e["set_aside"], strict=True))]
+        elif kind == "draw":
+            out.append(r.Draw(w(e["seat"]), tile(e["tile"])))
+        elif kind == "discard":
+            out.append(r.Discard(w(e["seat"]), tile(e["tile"])))
+        elif kind == "call":
+            n = 3 if e["kind"] == "pon" else 4
+            out.append(r.Claim(w(e["seat"]), MeldKind.PUNG if n == 3 else MeldKind.KONG, (tile(e["tile"]),) * n))
+        elif kind == "kong":
+            out.append(r.Kong(w(e["seat"]), tile(e["tile"]), added=e["kind"] != "concealed"))
+        elif kind == "win":
+            out.append(r.Win(w(e["seat"]), self_drawn=e["from"] is None))
+        elif kind == "false_win":
+            out.append(r.FalseWin(w(e["seat"])))
+        elif kind == "draw_game":
+            out.append(r.DrawnGame(r.DrawnGameKind.EXHAUSTIVE))
+    return out
+
+
+def hand_log(rec: dict[str, Any]) -> r.HandLog:
+    return r.HandLog("sichuan", tuple(contract_events(rec)), options(rec))

@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from sichuan_rounds import ORACLE, event, events, options, records
+from sichuan_rounds import ORACLE, event, events, hand_log, options, records
 
 from engine import api
 from engine.rules.sichuan.fans import Fan
@@ -175,3 +175,58 @@ def test_every_round() -> None:
         used |= check(rec)
     assert used == {"ready_check_without_kong_fan", "end_settlement_after_three_wins", "shoot_after_kong_last_tile",
                     "no_kong_of_the_void_suit"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Through the contract (engine.referee: a HandLog in, the seats' actions and a Settlement out)
+
+
+def check_contract(rec: dict[str, Any], legal_too: bool) -> None:
+    """The round as a HandLog: settles as the replay (seats by wind, the dealer East), the dealer deals
+    again exactly when the reference says, and (`legal_too`) Legal at each decision point the reference
+    recorded offers what it offered, ruling 4 aside."""
+    from engine import referee as contract
+    from engine.hand import Wind
+    from engine.referee import ActionKind
+
+    log = hand_log(rec)
+    s = contract.settle(log)
+    internal = replay(events(rec), options(rec)).settlement()
+    assert [m.net for m in s.seats] == [internal.net[(w + rec["dealer"]) % 4] for w in range(4)], rec["id"]
+    assert s.pot == internal.pot and len(s.wins) == len(internal.wins)
+    assert all(e.is_win for e in s.wins) and sum(m.net for m in s.seats) + s.pot == 0
+    assert s.dealer_continues == (rec["settlement"]["next_dealer"] == rec["dealer"]), rec["id"]
+    if not legal_too:
+        return
+    at = 0  # the contract event after the oracle event i (the record's one void event is four)
+    for i, e in enumerate(rec["events"]):
+        at += 4 if e["type"] == "void" else 0 if e["type"] == "round_end" else 1
+        offered = e.get("legal")
+        if offered is None or e["type"] not in ("discard", "kong"):
+            continue
+        ours = contract.legal(replace(log, events=log.events[:at]))
+
+        def seats(kind: ActionKind, ours: tuple[contract.SeatActions, ...] = ours) -> list[int]:
+            return sorted((int(a.seat) + rec["dealer"]) % 4 for a in ours if any(x.kind == kind for x in a.actions))
+
+        where = f"{rec['id']} events[{i}]"
+        if e["type"] == "discard":
+            assert seats(ActionKind.WIN_DISCARD) == sorted(offered.get("hu", [])), where
+            assert seats(ActionKind.PUNG) == sorted(offered.get("pung", [])), where
+            assert seats(ActionKind.KONG_CLAIMED) == sorted(offered.get("kong", [])), where
+        else:
+            assert seats(ActionKind.WIN_DISCARD) == sorted(offered.get("rob", [])), where
+        assert all(a.seat in tuple(Wind) for a in ours)
+
+
+def test_sample_of_rounds_through_the_contract() -> None:
+    legal_sample = set(SAMPLE[:15])
+    for i, rec in enumerate(records()):
+        if i in SAMPLE:
+            check_contract(rec, i in legal_sample)
+
+
+@pytest.mark.slow
+def test_every_round_through_the_contract() -> None:
+    for rec in records():
+        check_contract(rec, True)

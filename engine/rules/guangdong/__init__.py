@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from engine.rules.guangdong.fans import TABLE
 from engine.rules.guangdong.options import GuangdongOptions
+from engine.rules.guangdong.referee import REFEREE
 from engine.rules.guangdong.scoring import SHAPES, analyze, check_context, score
 from engine.rules.model import ALL_TILES, RuleSet
 
@@ -52,4 +53,5 @@ RULE_SET = RuleSet(
     check_context=check_context,
     allow_quad_pairs=True,
     analyze=analyze,
+    referee=REFEREE,
 )

@@ -24,6 +24,7 @@ from typing import Any
 from engine.hand import Wind
 from engine.rules.guangdong.options import GuangdongOptions
 from engine.rules.round import Outcome, Table, replay
+from engine.rules.round_log import dealer_won_or_drawn, table_referee
 from engine.tiles import HONORS, NUM_KINDS
 
 KONG_MONEY = {"concealed": 2, "added": 1, "added_later": 1}  # from each other player, in base points
@@ -76,3 +77,7 @@ def table(options: GuangdongOptions | None = None) -> GuangdongTable:
 
 def settle(events: Sequence[Any], options: GuangdongOptions | None = None) -> Outcome:
     return replay(table(options), events).outcome()
+
+
+# The referee on the contract (engine.referee): a HandLog in, SeatActions and a Settlement out.
+REFEREE = table_referee(lambda log: table(log.options), dealer_won_or_drawn)

@@ -53,6 +53,7 @@ self-drawn, not on a robbed kong or a replacement tile. docs/rules/hk.md lists e
 
 from engine.rules.hk.fans import TABLE
 from engine.rules.hk.options import HkOptions
+from engine.rules.hk.referee import REFEREE
 from engine.rules.hk.scoring import SHAPES, analyze, check_context, score
 from engine.rules.model import ALL_TILES, RuleSet
 
@@ -73,4 +74,5 @@ RULE_SET = RuleSet(
     check_context=check_context,
     allow_quad_pairs=False,
     analyze=analyze,
+    referee=REFEREE,
 )

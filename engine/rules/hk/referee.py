@@ -18,6 +18,7 @@ from typing import Any
 from engine.hand import MeldKind, Wind
 from engine.rules.hk.options import HkOptions
 from engine.rules.round import Outcome, Table, replay
+from engine.rules.round_log import dealer_won_or_drawn, table_referee
 from engine.tiles import DRAGONS, WINDS
 
 
@@ -61,3 +62,7 @@ def table(options: HkOptions | None = None, prevalent: Wind = Wind.EAST) -> HkTa
 def settle(events: Sequence[Any], options: HkOptions | None = None, prevalent: Wind = Wind.EAST) -> Outcome:
     return replay(table(options, prevalent), events).outcome()
 
+
+
+# The referee on the contract (engine.referee): a HandLog in, SeatActions and a Settlement out.
+REFEREE = table_referee(lambda log: table(log.options, log.prevalent_wind), dealer_won_or_drawn)

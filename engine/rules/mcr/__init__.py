@@ -41,6 +41,7 @@ from engine.rules.mcr import facts, predicates, scoring
 from engine.rules.mcr import tables as mcr_tables
 from engine.rules.mcr.fans import TABLE
 from engine.rules.mcr.options import McrOptions
+from engine.rules.mcr.referee import REFEREE
 from engine.rules.model import ALL_TILES, RuleSet
 from engine.shapes import ShapeKind
 from engine.tables import TABLES
@@ -59,6 +60,7 @@ RULE_SET = RuleSet(
     minimum=8,
     score=scoring.score,
     allow_quad_pairs=True,
+    referee=REFEREE,
 )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from engine.hand import Wind
 from engine.rules.mcr.options import McrOptions
 from engine.rules.round import Outcome, Table, replay
+from engine.rules.round_log import table_referee
 
 
 class McrTable(Table):
@@ -34,3 +35,7 @@ def table(options: McrOptions | None = None, prevalent: Wind = Wind.EAST) -> Mcr
 def settle(events: Sequence[Any], options: McrOptions | None = None, prevalent: Wind = Wind.EAST) -> Outcome:
     """Each seat's net for the hand: the win's payments, or nothing for a drawn game."""
     return replay(table(options, prevalent), events).outcome()
+
+
+# The referee on the contract (engine.referee): a HandLog in, SeatActions and a Settlement out.
+REFEREE = table_referee(lambda log: table(log.options, log.prevalent_wind))

@@ -90,6 +90,7 @@ from engine.rules.mcr2p.context import check_context
 from engine.rules.mcr2p.facts import TILE_KINDS
 from engine.rules.mcr2p.fans import TABLE
 from engine.rules.mcr2p.options import TwoPlayerOptions
+from engine.rules.mcr2p.referee import REFEREE
 from engine.rules.mcr2p.scoring import ALLOW_QUAD_PAIRS, MIN_POINTS, score
 from engine.rules.model import RuleSet
 from engine.shapes import ShapeKind
@@ -108,4 +109,5 @@ RULE_SET = RuleSet(
     check_context=check_context,
     allow_quad_pairs=ALLOW_QUAD_PAIRS,
     tiles_note="which uses characters and honours only",
+    referee=REFEREE,
 )

@@ -16,6 +16,7 @@ from typing import Any
 from engine.hand import Wind
 from engine.rules.mcr2p import TILE_KINDS, TwoPlayerOptions
 from engine.rules.round import Outcome, Table, replay
+from engine.rules.round_log import table_referee
 
 
 def table(options: TwoPlayerOptions | None = None) -> Table:
@@ -26,3 +27,7 @@ def table(options: TwoPlayerOptions | None = None) -> Table:
 
 def settle(events: Sequence[Any], options: TwoPlayerOptions | None = None) -> Outcome:
     return replay(table(options), events).outcome()
+
+
+# The referee on the contract (engine.referee): a HandLog in, SeatActions and a Settlement out.
+REFEREE = table_referee(lambda log: table(log.options))

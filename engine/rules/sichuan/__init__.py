@@ -72,6 +72,7 @@ from engine.rules.sichuan.facts import SUITED
 from engine.rules.sichuan.fans import TABLE
 from engine.rules.sichuan.options import SichuanOptions
 from engine.rules.sichuan.ready import analyze
+from engine.rules.sichuan.referee import REFEREE
 from engine.rules.sichuan.scoring import SHAPES, check_context, score
 
 CONTEXT_FIELDS = ("self_drawn", "replacement_tile", "robbing_kong", "last_wall_tile", "seat_wind", "heavenly",
@@ -92,4 +93,5 @@ RULE_SET = RuleSet(
     allow_quad_pairs=True,
     tiles_note="which plays characters, dots and bamboo only",
     analyze=analyze,
+    referee=REFEREE,
 )

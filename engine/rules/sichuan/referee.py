@@ -48,6 +48,10 @@ from enum import Enum
 from engine import api
 from engine.errors import BadOptionError
 from engine.hand import Hand, Meld, MeldKind, Suit, WinContext, Wind, kong, make_hand, pung
+from engine.referee import BadLogError, HandLog, Referee, SeatActions
+from engine.referee import Settlement as ContractSettlement
+from engine.results import Evaluation
+from engine.rules import round_log
 from engine.rules.round import (
     Claim,
     Deal,
@@ -126,6 +130,7 @@ class WinRecord:
     fan: int
     context: WinContext
     at_event: int
+    evaluation: Evaluation | None = None
 
 
 @dataclass(frozen=True)
@@ -672,7 +677,10 @@ class Round:
         self.rob, self.phase = None, Phase.WON
 
     def record_win(self, ev: Win, value: int, fan: int, ctx: WinContext) -> None:
-        self.wins.append(WinRecord(ev.seat, ev.discarder, ev.tile, value, fan, ctx, self.index))
+        """The win, with its evaluation (the hand as it won: a self-draw's tile is already held)."""
+        hand = self.hand(ev.seat, ev.tile, minus=ev.tile if ev.discarder is None else None)
+        evaluation = api.evaluate(hand, ctx, RULE_SET, self.opts)
+        self.wins.append(WinRecord(ev.seat, ev.discarder, ev.tile, value, fan, ctx, self.index, evaluation))
 
     def false_win(self, ev: FalseWin) -> None:
         if self.phase != Phase.TURN or ev.seat != self.turn:
@@ -859,3 +867,44 @@ def legal(events: Iterable[Event], opts: SichuanOptions | None = None) -> tuple[
 def settle(events: Sequence[Event], opts: SichuanOptions | None = None) -> Settlement:
     """The round's money: each seat's net, the pot, and every transfer with the event it belongs to."""
     return replay(events, opts).settlement()
+
+
+# ---------------------------------------------------------------------------------------------
+# The referee on the contract (engine.referee): a HandLog in, SeatActions and a Settlement out
+
+
+def _replay_log(log: HandLog) -> round_log.Reader:
+    opts = log.options if log.options is not None else SichuanOptions()
+    if log.prevalent_wind != Wind.EAST:
+        raise BadLogError("log.prevalent_wind: Sichuan has no prevalent wind", "log.prevalent_wind")
+    return round_log.replay(log, Round(opts), tuple(Wind))
+
+
+def next_dealer(s: Settlement) -> int:
+    """Who deals the next round: the first winner; after several winners on the first winning discard, its
+    discarder (一炮多响); with no winner, the dealer again."""
+    if not s.wins:
+        return 0
+    first = s.wins[0]
+    together = [first]
+    for w in s.wins[1:]:
+        if first.discarder is None or w.discarder != first.discarder or w.at_event != together[-1].at_event + 1:
+            break
+        together.append(w)
+    return first.discarder if len(together) > 1 and first.discarder is not None else first.seat
+
+
+def _legal(log: HandLog) -> tuple[SeatActions, ...]:
+    reader = _replay_log(log)
+    return round_log.seat_actions(reader, reader.state.legal())
+
+
+def _settle(log: HandLog) -> ContractSettlement:
+    reader = _replay_log(log)
+    s = reader.state.settlement()
+    wins = [w.evaluation for w in s.wins if w.evaluation is not None]
+    return round_log.settlement(reader, s.complete, s.transfers, wins, [r is True for r in s.ready],
+                                dealer_continues=s.complete and next_dealer(s) == 0, reason=lambda t: t.kind.name)
+
+
+REFEREE = Referee(_legal, _settle)
