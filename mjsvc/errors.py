@@ -117,7 +117,11 @@ def qualify(err: EngineError, prefix: str) -> EngineError:
     message = err.message
     if message.startswith(err.field):
         message = prefix + message
-    out = type(err)(message, field)
+    # The same class whatever its constructor takes (IllegalEventError's takes an index), its other
+    # attributes kept.
+    out = type(err).__new__(type(err))
+    out.__dict__.update(err.__dict__)
+    EngineError.__init__(out, message, field)
     out.__cause__ = err.__cause__
     return out
 

@@ -196,7 +196,10 @@ class RefereeTable(_table_base()):  # type: ignore[misc]
         best = min(offered, key=lambda a: sum(counts[k] for k in range(27) if k // 9 == (a.tiles[0] - 1) // 9))
         suit = (best.tiles[0] - 1) // 9
         h.void[seat] = suit
-        return pb.HandEvent(void_suit=pb.VoidSuit(seat=s.seat, suit=proto_suit(suit)))
+        held = sorted(t.kind for t in h.hands[seat] if t.kind // 9 == suit)
+        # the MIL sheet (the default): a seat holding the suit lays one of its tiles face down
+        aside: Any = proto_tile(held[0]) if held else 0
+        return pb.HandEvent(void_suit=pb.VoidSuit(seat=s.seat, suit=proto_suit(suit), set_aside=aside))
 
     async def _turn(self, h: HandState, s: pb.SeatActions) -> pb.HandEvent:
         rng, seat = h.rng, s.seat - 1

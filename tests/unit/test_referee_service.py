@@ -157,3 +157,14 @@ def test_oracle_logs_cross_the_wire_unchanged() -> None:
         answer = service.settle(pb.SettleRequest(log=wire))
         assert answer == convert.settlement_to_proto(r.settle(log))
         assert [m.net for m in answer.seats] == riichi_rounds.net_by_wind(rec)
+
+
+def test_an_illegal_event_in_play_is_named_under_its_request() -> None:
+    log = pb.HandLog(rule_set="mcr", events=[
+        pb.HandEvent(deal=pb.Deal(hands=[pb.SeatTiles(seat=w, tiles=P(h)) for w, h in (
+            (pb.WIND_EAST, "EEESSSWWWNNCF9p"), (pb.WIND_SOUTH, "123m456m789m345s5p"),
+            (pb.WIND_WEST, "111p222p333p444p5p"), (pb.WIND_NORTH, "2468m2468s5m7mCFP"))])),
+        pb.HandEvent(discard=pb.Discard(seat=pb.WIND_SOUTH, tile=p("1m")))])
+    out = Service(0).play(pb.PlayRequest(id="x", legal=pb.LegalRequest(log=log)))
+    assert (out.error.reason, out.error.field) == ("ILLEGAL_EVENT", "legal.log.events[1]")
+    assert out.error.message.startswith("legal.log.events[1]: ") and "out of turn" in out.error.message
