@@ -154,3 +154,37 @@ def test_batch_and_cli_settle_the_same_log() -> None:
     text = installed.run([installed.python(), "-m", "engine", "settle", "--log", "hand.json"],
                          capture_output=True, timeout=60)
     assert text.returncode == 0 and text.stdout.startswith("Net: East ")
+
+
+def test_chinese_tables_settle_over_grpc(stub: mahjong_pb2_grpc.MahjongEngineStub) -> None:
+    """An MCR hand (the competition rule's payments) and a Sichuan round of the shared oracle file that
+    reached the wall's end (查大叫, 退税 and the rest)."""
+    import sichuan_rounds
+    from referee_logs import P
+
+    hands = {pb.WIND_EAST: "EEESSSWWWNNCF9p", pb.WIND_SOUTH: "123m456m789m345s5p", pb.WIND_WEST: "111p222p333p444p5p",
+             pb.WIND_NORTH: "2468m2468s5m7mCFP"}
+    events = [event(deal=pb.Deal(hands=[pb.SeatTiles(seat=s, tiles=P(h)) for s, h in hands.items()])),
+              event(discard=pb.Discard(seat=E, tile=p("9p")))]
+    for seat, tile in ((pb.WIND_SOUTH, "6p"), (pb.WIND_WEST, "8p"), (pb.WIND_NORTH, "9s"), (E, "5p")):
+        events += [event(draw=pb.Draw(seat=seat, tile=p(tile))), event(discard=pb.Discard(seat=seat, tile=p(tile)))]
+    events.append(event(win=pb.Win(seat=S)))
+    out = stub.Settle(pb.SettleRequest(log=pb.HandLog(rule_set="mcr", events=events)), timeout=10)
+    total = out.wins[0].best.total
+    assert [m.net for m in out.seats] == [-(total + 8), total + 24, -8, -8]
+
+    rec = next(r for r in sichuan_rounds.records() if r["events"][-1]["type"] == "draw_game")
+    log = to_proto(sichuan_rounds.hand_log(rec))
+    rules = rec["rules"]
+    lenient = rules["void_discard_rule"] != "strict"
+    log.options.sichuan.CopyFrom(pb.SichuanOptions(
+        fan_cap=rules["fan_cap"], heavenly_earthly=rules["heavenly_earthly"], exchange_three=rules["exchange_three"],
+        robbing_kong=rules["robbing_kong"], flower_pig=rules["flower_pig"], set_aside=True,
+        void_discard=pb.SICHUAN_VOID_DISCARD_LENIENT if lenient else pb.SICHUAN_VOID_DISCARD_STRICT))
+    got = stub.Settle(pb.SettleRequest(log=log), timeout=10)
+    assert got == in_process(log)
+    # the replay the oracle test holds to the reference's nets (its rulings listed there), seats by wind
+    from engine.rules.sichuan.referee import replay
+
+    nets = replay(sichuan_rounds.events(rec), sichuan_rounds.options(rec)).settlement().net
+    assert [m.net for m in got.seats] == [nets[(w + rec["dealer"]) % 4] for w in range(4)]
