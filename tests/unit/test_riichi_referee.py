@@ -27,6 +27,7 @@ from engine.referee import (
     Win,
 )
 from engine.rules.riichi import referee as rref
+from engine.rules.riichi.options import RiichiOptions
 from engine.tiles import parse_tile, parse_tiles
 
 E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH
@@ -184,13 +185,17 @@ def test_the_dealer_may_be_dealt_fourteen() -> None:
 
 
 def _playout(seed: int) -> HandLog:
-    """A whole hand of draws and discards of the drawn tile to the wall's end."""
+    """A whole hand of draws and discards of the drawn tile to the wall's end; South is dealt a ready hand."""
+    south = parse_tiles("234m567p345s99s67s")
     tiles = [k for k in range(34) for _ in range(4)]
+    for k in south:
+        tiles.remove(k)
     rng = random.Random(seed)
     rng.shuffle(tiles)
-    hands = tuple(SeatTiles(Wind(s), tuple(tiles[13 * s:13 * s + 13])) for s in range(4))
-    dora = tiles[52]
-    wall = tiles[53:53 + rref.LIVE_WALL]
+    dealt = [tiles[0:13], south, tiles[13:26], tiles[26:39]]
+    hands = tuple(SeatTiles(Wind(s), tuple(dealt[s])) for s in range(4))
+    dora = tiles[39]
+    wall = tiles[40:40 + rref.LIVE_WALL]
     events: list[HandEvent] = [Deal(hands, (dora,))]
     for i, tile in enumerate(wall):
         seat = Wind(i % 4)
@@ -208,6 +213,7 @@ def test_an_exhaustive_draw_pays_noten_and_keeps_the_sticks(seed: int) -> None:
     s = referee.settle(replace(lg, events=(*lg.events, DrawnGame(DrawnGameKind.EXHAUSTIVE))))
     ready = [m.ready for m in s.seats]
     n = sum(ready)
+    assert ready[1]
     nets = [m.net for m in s.seats]
     if any(line.reason == "NAGASHI_MANGAN" for line in s.lines):
         return
@@ -255,3 +261,23 @@ def test_a_tile_out_of_range_is_a_bad_log_and_other_rule_sets_events_are_illegal
     assert err2.index == 2
     err2 = illegal(log(Draw(E, t("N")), Discard(E, t("8s")), Win(S, horses=(t("1m"),))))
     assert err2.index == 3
+
+
+def test_the_round_options() -> None:
+    # swap_calling: the called tile may go straight back
+    events = (Draw(E, t("7p")), Discard(E, t("7p")), Claim(S, MeldKind.CHOW, (t("5p"), t("6p"), t("7p"))))
+    assert illegal(log(*events, Discard(S, t("7p")))).index == 4
+    assert referee.legal(log(*events, Discard(S, t("7p")), options=RiichiOptions(swap_calling=True)))
+    # abortive_draws off: four winds play on
+    winds = (Draw(E, t("W")), Discard(E, t("W")), Draw(S, t("W")), Discard(S, t("W")), Draw(W, t("W")),
+             Discard(W, t("W")), Draw(N, t("W")), Discard(N, t("W")))
+    assert ActionKind.DRAW in seat_actions(log(*winds, options=RiichiOptions(abortive_draws=False)), E)
+    assert illegal(log(*winds, DrawnGame(DrawnGameKind.FOUR_WINDS), options=RiichiOptions(abortive_draws=False)))
+    # max_ron 1: one winner per discard
+    ron = (Draw(E, t("N")), Discard(E, t("8s")), Win(S))
+    assert referee.legal(log(*ron, options=RiichiOptions(max_ron=1))) == ()
+    assert illegal(log(*ron, Win(N), options=RiichiOptions(max_ron=1))).index == 4
+    # noten_payments off: the exhaustive draw moves no money
+    lg = replace(_playout(1), options=RiichiOptions(noten_payments=False, nagashi_mangan=False))
+    s = referee.settle(replace(lg, events=(*lg.events, DrawnGame(DrawnGameKind.EXHAUSTIVE))))
+    assert [m.net for m in s.seats] == [0, 0, 0, 0] and s.lines == () and s.seats[1].ready

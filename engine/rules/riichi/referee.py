@@ -83,7 +83,6 @@ LIVE_WALL: Final = 70  # 136 tiles, 52 dealt, 14 in the dead wall
 MAX_KONGS: Final = 4
 RIICHI_COST: Final = 1000
 RIICHI_MIN_LEFT: Final = 4
-MAX_RON: Final = 2  # a third ron aborts the hand
 NOTEN_TOTAL: Final = 3000
 _ORPHANS: Final = frozenset(TERMINALS_AND_HONORS)
 _WIND_TILES: Final = frozenset(WINDS)
@@ -317,12 +316,13 @@ class Table:
         """The drawn game the open discard ends the hand with if nobody rons it."""
         assert self.discard is not None
         seat, _, _, riichi = self.discard
-        if riichi and all(s.riichi for s in self.seats):
-            return DrawnGameKind.FOUR_RIICHI
-        if self.first_round and seat == SEATS - 1 and self.four_winds:
-            return DrawnGameKind.FOUR_WINDS
-        if self.kongs == MAX_KONGS and max(s.kongs for s in self.seats) < MAX_KONGS:
-            return DrawnGameKind.FOUR_KONGS
+        if self.opts.abortive_draws:
+            if riichi and all(s.riichi for s in self.seats):
+                return DrawnGameKind.FOUR_RIICHI
+            if self.first_round and seat == SEATS - 1 and self.four_winds:
+                return DrawnGameKind.FOUR_WINDS
+            if self.kongs == MAX_KONGS and max(s.kongs for s in self.seats) < MAX_KONGS:
+                return DrawnGameKind.FOUR_KONGS
         if self.left == 0:
             return DrawnGameKind.EXHAUSTIVE
         return None
@@ -514,6 +514,10 @@ class Table:
         self.phase = Phase.DISCARD
 
     def chow_kuikae(self, tile: int, first: int) -> frozenset[int]:
+        """The discards a chow of `tile` (lowest tile `first`) forbids: the tile, and the other end's
+        continuation (swap calling, kuikae; none with the option swap_calling)."""
+        if self.opts.swap_calling:
+            return frozenset()
         deny = {tile}
         if tile == first and rank_of(tile) < 7:
             deny.add(tile + 3)
@@ -605,7 +609,7 @@ class Table:
             self.after_claim = True
             self.rinshan = False
             self.kuikae = (self.chow_kuikae(tile, meld.first) if meld.kind == MeldKind.CHOW
-                           else frozenset({tile}))
+                           else frozenset() if self.opts.swap_calling else frozenset({tile}))
             self.phase = Phase.TURN
 
     def turn_kongs(self, seat: int) -> list[tuple[int, bool]]:
@@ -778,7 +782,7 @@ class Table:
         return sit is not None and sit[2] is not None and not self.seats[seat].can_ron
 
     def can_add_ron(self, ev: Win) -> bool:
-        return (not ev.self_drawn and len(self.wins) < MAX_RON and bool(self.wins)
+        return (not ev.self_drawn and len(self.wins) < self.opts.max_ron and bool(self.wins)
                 and self.wins[0].discarder is not None)
 
     def on_win(self, ev: Win) -> None:
@@ -792,8 +796,8 @@ class Table:
                 raise self.fail(f"{ev.seat.name} has no tile of its own draw to win on")
         elif self.phase not in (Phase.DISCARD, Phase.ROB, Phase.OVER):
             raise self.fail(f"no discard or added kong for {ev.seat.name} to win on")
-        elif self.phase == Phase.OVER and len(self.wins) >= MAX_RON:
-            raise self.fail(f"at most {MAX_RON} players win on one discard; a third makes it a drawn game")
+        elif self.phase == Phase.OVER and len(self.wins) >= self.opts.max_ron:
+            raise self.fail(f"at most {self.opts.max_ron} players win on one discard (option max_ron)")
         sit = self.win_situation(seat)
         if sit is None:
             raise self.fail(f"{ev.seat.name}'s hand is not complete")
@@ -824,7 +828,8 @@ class Table:
 
     def nine_terminals(self, seat: int) -> bool:
         s = self.seats[seat]
-        return (self.phase == Phase.TURN and seat == self.turn and self.first_round and not self.after_claim
+        return (self.opts.abortive_draws and self.phase == Phase.TURN and seat == self.turn and self.first_round
+                and not self.after_claim
                 and not s.discarded and sum(1 for t in _ORPHANS if s.counts[t]) >= 9)
 
     def ron_seats(self) -> list[int]:
@@ -837,8 +842,8 @@ class Table:
                 raise self.fail("nine terminals is declared on a player's first draw, with nine different "
                                 "terminals and honours, before any call")
         elif kind == DrawnGameKind.THREE_RON:
-            if self.phase != Phase.DISCARD or len(self.ron_seats()) < 3:
-                raise self.fail("three ron needs three players able to win on the discard")
+            if self.phase != Phase.DISCARD or len(self.ron_seats()) < 3 or self.opts.max_ron != 2:
+                raise self.fail("three ron needs three players able to win on the discard (and max_ron 2)")
         else:
             if self.phase != Phase.DISCARD:
                 raise self.fail(f"{kind.name.lower()} ends the hand after a discard")
@@ -858,7 +863,7 @@ class Table:
         if self.phase == Phase.DEAL:
             return ()
         if self.phase == Phase.OVER:
-            if self.wins and self.wins[0].discarder is not None and len(self.wins) < MAX_RON:
+            if self.wins and self.wins[0].discarder is not None and len(self.wins) < self.opts.max_ron:
                 out = []
                 for seat in range(SEATS):
                     if any(w.seat == seat for w in self.wins):
@@ -951,7 +956,8 @@ class Table:
             at = self.drawn_game_index
             if self.drawn_game == DrawnGameKind.EXHAUSTIVE:
                 ready = [self.ready(s) for s in range(SEATS)]
-                nagashi = [s for s in range(SEATS) if self.seats[s].river_clean and self.seats[s].river]
+                nagashi = [s for s in range(SEATS) if self.seats[s].river_clean and self.seats[s].river
+                           and self.opts.nagashi_mangan]
                 if nagashi:
                     for s in nagashi:
                         for p in range(SEATS):
@@ -960,7 +966,7 @@ class Table:
                                 lines.append(MoneyLine(Wind(p), Wind(s), amount, NAGASHI_MANGAN, at))
                 else:
                     n_ready = sum(ready)
-                    if 0 < n_ready < SEATS:
+                    if 0 < n_ready < SEATS and self.opts.noten_payments:
                         share = NOTEN_TOTAL // (n_ready * (SEATS - n_ready))
                         for p in range(SEATS):
                             for s in range(SEATS):
