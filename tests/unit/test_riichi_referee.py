@@ -281,3 +281,24 @@ def test_the_round_options() -> None:
     lg = replace(_playout(1), options=RiichiOptions(noten_payments=False, nagashi_mangan=False))
     s = referee.settle(replace(lg, events=(*lg.events, DrawnGame(DrawnGameKind.EXHAUSTIVE))))
     assert [m.net for m in s.seats] == [0, 0, 0, 0] and s.lines == () and s.seats[1].ready
+
+
+def test_four_kongs_by_two_players_abort_after_the_next_discard() -> None:
+    deal = Deal((SeatTiles(E, tuple(parse_tiles("1111222233337m"))),
+                 SeatTiles(S, tuple(parse_tiles("4444p56789sESWN"))),
+                 SeatTiles(W, tuple(parse_tiles("CCCFFFPPP1234s"))),
+                 SeatTiles(N, tuple(parse_tiles("1122335566778p")))), (t("9p"),))
+    events: tuple[HandEvent, ...] = (
+        deal, Draw(E, t("8m")), referee.Kong(E, t("1m")), Draw(E, t("9m")), referee.DoraIndicator(t("1s")),
+        referee.Kong(E, t("2m")), Draw(E, t("4m")), referee.DoraIndicator(t("2s")), referee.Kong(E, t("3m")),
+        Draw(E, t("5m")), referee.DoraIndicator(t("3s")), Discard(E, t("9m")), Draw(S, t("6m")),
+        referee.Kong(S, t("4p")), Draw(S, t("7m")), referee.DoraIndicator(t("4s")))
+    lg = HandLog(rule_set="riichi", events=events)
+    assert not any(a.kind in (ActionKind.KONG_CONCEALED, ActionKind.KONG_ADDED) for s in referee.legal(lg)
+                   for a in s.actions)  # four kongs on the table: no fifth
+    lg = replace(lg, events=(*events, Discard(S, t("6m"))))
+    assert seat_actions(lg, W) == {ActionKind.DRAWN_GAME}
+    assert illegal(replace(lg, events=(*lg.events, Draw(W, t("5s"))))).index == len(lg.events)
+    s = referee.settle(replace(lg, events=(*lg.events, DrawnGame(DrawnGameKind.FOUR_KONGS))))
+    assert (s.dealer_continues, s.honba_next, s.lines) == (True, 1, ())
+    assert illegal(replace(lg, events=(*lg.events, referee.DoraIndicator(t("5s"))))).index == len(lg.events)
