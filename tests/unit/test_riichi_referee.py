@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from engine import referee
-from engine.hand import MeldKind, Wind
+from engine.hand import FIVES, MeldKind, Wind
 from engine.referee import (
     ActionKind,
     BadLogError,
@@ -193,13 +193,20 @@ def _playout(seed: int) -> HandLog:
     rng = random.Random(seed)
     rng.shuffle(tiles)
     dealt = [tiles[0:13], south, tiles[13:26], tiles[26:39]]
-    hands = tuple(SeatTiles(Wind(s), tuple(dealt[s])) for s in range(4))
     dora = tiles[39]
     wall = tiles[40:40 + rref.LIVE_WALL]
+    red = set(FIVES)  # the first five of each suit dealt or drawn is the red one
+    dealt_reds = []
+    for s in range(4):
+        dealt_reds.append(tuple(f for f in sorted(red & set(dealt[s]))))
+        red -= set(dealt[s])
+    hands = tuple(SeatTiles(Wind(s), tuple(dealt[s]), dealt_reds[s]) for s in range(4))
     events: list[HandEvent] = [Deal(hands, (dora,))]
     for i, tile in enumerate(wall):
         seat = Wind(i % 4)
-        events += [Draw(seat, tile), Discard(seat, tile)]
+        is_red = tile in red
+        red.discard(tile)
+        events += [Draw(seat, tile, is_red), Discard(seat, tile, is_red)]
     return HandLog(rule_set="riichi", events=tuple(events), honba=1, riichi_sticks=2)
 
 
@@ -302,3 +309,22 @@ def test_four_kongs_by_two_players_abort_after_the_next_discard() -> None:
     s = referee.settle(replace(lg, events=(*lg.events, DrawnGame(DrawnGameKind.FOUR_KONGS))))
     assert (s.dealer_continues, s.honba_next, s.lines) == (True, 1, ())
     assert illegal(replace(lg, events=(*lg.events, referee.DoraIndicator(t("5s"))))).index == len(lg.events)
+
+
+def test_red_fives_are_tracked() -> None:
+    reds = replace(DEAL, hands=(DEAL.hands[0], SeatTiles(S, DEAL.hands[1].tiles, (t("5p"),)), *DEAL.hands[2:]))
+    events = (reds, Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("E")))
+    lg = HandLog(rule_set="riichi", events=events)
+    err = illegal(replace(lg, events=(*events, Discard(S, t("5p")))))  # its only 5p is red
+    assert err.index == 4 and "red" in str(err)
+    with_red = referee.settle(replace(lg, events=(*events, Discard(S, t("E")), Draw(W, t("8s")),
+                                                  Discard(W, t("8s")), Win(S))))
+    plain = referee.settle(log(Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("E")), Discard(S, t("E")),
+                               Draw(W, t("8s")), Discard(W, t("8s")), Win(S)))
+    assert with_red.wins[0].best is not None and plain.wins[0].best is not None
+    assert with_red.wins[0].best.han == plain.wins[0].best.han + 1  # the red five is a dora
+    err = illegal(replace(lg, events=(*events, Discard(S, t("E")), Draw(W, t("5p"), red=True))))
+    assert err.index == 5 and "more red" in str(err)
+    err = illegal(log(Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("E")), Discard(S, t("E")), Draw(W, t("5p")),
+                      Discard(W, t("5p")), Draw(N, t("5p"))))
+    assert err.index == 7 and "plain" in str(err)

@@ -264,6 +264,7 @@ class Table:
         self.drawn_game_index = -1
         self.seen = [0] * NUM_KINDS
         self.seen_red = [0, 0, 0]
+        self.seen_plain = [0, 0, 0]
 
     # -----------------------------------------------------------------------------------------
     # helpers
@@ -298,19 +299,24 @@ class Table:
             s.reds[_five_suit(tile)] += 1
         s.counts[tile] += 1
 
-    def see(self, tile: int, red: bool) -> None:
-        """A tile comes out of the wall (dealt, drawn or turned as an indicator): never a fifth copy, never
-        more red fives than the set has."""
+    def see(self, tile: int, red: bool | None) -> None:
+        """A tile comes out of the wall (dealt, drawn, or turned as an indicator: `red` None, its colour not
+        given): never a fifth copy, never more red (plain) fives than the set has."""
         self.seen[tile] += 1
         if self.seen[tile] > 4:
             raise self.fail(f"a fifth {format_tile(tile)}")
+        if tile not in FIVES or red is None:
+            return
+        suit = _five_suit(tile)
+        allowed = self.opts.reds_allowed(suit)
         if red:
-            if tile not in FIVES:
-                raise self.fail(f"{format_tile(tile)} is not a five: it cannot be red")
-            suit = _five_suit(tile)
             self.seen_red[suit] += 1
-            if self.seen_red[suit] > self.opts.reds_allowed(suit):
-                raise self.fail(f"more red {format_tile(tile)} than the set has")
+            if self.seen_red[suit] > allowed:
+                raise self.fail(f"more red {format_tile(tile)} than the set has (options red_fives)")
+        else:
+            self.seen_plain[suit] += 1
+            if self.seen_plain[suit] > 4 - allowed:
+                raise self.fail(f"more plain {format_tile(tile)} than the set has: {allowed} of the four are red")
 
     def pending_abort(self) -> DrawnGameKind | None:
         """The drawn game the open discard ends the hand with if nobody rons it."""
@@ -373,17 +379,14 @@ class Table:
             if len(h.tiles) not in want:
                 raise self.fail(f"{h.seat.name} is dealt {len(h.tiles)} tiles; East 13 or 14, the others 13")
             s = self.seats[seat]
-            for t in h.tiles:
-                s.counts[t] += 1
-                self.see(t, False)
             for t in h.red_fives:
-                if t not in FIVES or s.reds[_five_suit(t)] >= s.counts[t]:
+                if t not in FIVES or h.red_fives.count(t) > h.tiles.count(t):
                     raise self.fail(f"{h.seat.name}: red fives name fives the hand holds")
-                s.reds[_five_suit(t)] += 1
-                self.seen_red[_five_suit(t)] += 1
-                if self.seen_red[_five_suit(t)] > self.opts.reds_allowed(_five_suit(t)):
-                    raise self.fail(f"more red {format_tile(t)} than the set has")
-        self.see(ev.dora_indicators[0], False)
+            for t in h.tiles:
+                red = t in FIVES and s.reds[_five_suit(t)] < h.red_fives.count(t)
+                self.give(seat, t, red)
+                self.see(t, red)
+        self.see(ev.dora_indicators[0], None)
         self.dora = [ev.dora_indicators[0]]
         if sum(self.seats[0].counts) == 14:
             self.left = LIVE_WALL - 1
@@ -676,7 +679,7 @@ class Table:
     def on_dora(self, ev: DoraIndicator) -> None:
         if self.dora_owed <= 0:
             raise self.fail("no kong is owed a dora indicator")
-        self.see(ev.tile, False)
+        self.see(ev.tile, None)
         self.dora_owed -= 1
         self.dora.append(ev.tile)
 
