@@ -483,7 +483,7 @@ class Table:
         if self.phase != Phase.TURN or seat != self.turn:
             raise self.fail(f"{ev.seat.name} may not discard now")
         s = self.seats[seat]
-        if s.riichi and ev.tile != self.drawn:
+        if s.riichi and (ev.tile != self.drawn or ev.red != self.drawn_red):
             raise self.fail("after riichi only the tile drawn is discarded")
         if ev.tile in self.kuikae:
             raise self.fail(f"{format_tile(ev.tile)}: swap-calling (kuikae) is not allowed")
