@@ -328,3 +328,27 @@ def test_red_fives_are_tracked() -> None:
     err = illegal(log(Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("E")), Discard(S, t("E")), Draw(W, t("5p")),
                       Discard(W, t("5p")), Draw(N, t("5p"))))
     assert err.index == 7 and "plain" in str(err)
+
+
+def test_legal_and_settle_over_the_wire() -> None:
+    from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+    from mjsvc.service import Service
+
+    def tiles(text: str) -> list[int]:
+        return [k + 1 for k in parse_tiles(text)]
+
+    deal = pb.HandEvent(deal=pb.Deal(hands=[pb.SeatTiles(seat=int(h.seat) + 1, tiles=[k + 1 for k in h.tiles])
+                                            for h in DEAL.hands], dora_indicators=tiles("P")))
+    events = [deal, pb.HandEvent(draw=pb.Draw(seat=pb.WIND_EAST, tile=t("N") + 1)),
+              pb.HandEvent(discard=pb.Discard(seat=pb.WIND_EAST, tile=t("8s") + 1))]
+    svc = Service(0)
+    legal = svc.legal(pb.LegalRequest(log=pb.HandLog(rule_set="riichi", events=events)))
+    assert {s.seat for s in legal.seats if any(a.kind == pb.ACTION_KIND_WIN_DISCARD for a in s.actions)} == {
+        pb.WIND_SOUTH, pb.WIND_NORTH}
+    win = pb.HandEvent(win=pb.Win(seat=pb.WIND_SOUTH))
+    settled = svc.settle(pb.SettleRequest(log=pb.HandLog(rule_set="riichi", events=[*events, win], riichi_sticks=1)))
+    assert [m.net for m in settled.seats] == [-1000, 2000, 0, 0] and settled.pot == -1000
+    assert [(line.reason, line.amount) for line in settled.lines] == [("WIN", 1000), ("RIICHI_STICKS", -1000)]
+    with pytest.raises(IllegalEventError) as err:
+        svc.settle(pb.SettleRequest(log=pb.HandLog(rule_set="riichi", events=[*events, win, win])))
+    assert err.value.code == "ILLEGAL_EVENT" and err.value.field == "log.events[4]"
