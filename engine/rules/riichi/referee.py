@@ -716,9 +716,9 @@ class Table:
         first = not self.wins
         honba = self.log.honba if first else 0
         sticks = (self.log.riichi_sticks + len(self.deposits)) if first else 0
-        common = dict(seat_wind=Wind(seat), prevalent_wind=self.log.prevalent_wind,
-                      riichi=s.riichi == 1, double_riichi=s.riichi == 2, ippatsu=s.ippatsu,
-                      dora_indicators=tuple(self.dora), honba=honba, riichi_sticks=sticks)
+        common = WinContext(seat_wind=Wind(seat), prevalent_wind=self.log.prevalent_wind,
+                            riichi=s.riichi == 1, double_riichi=s.riichi == 2, ippatsu=s.ippatsu,
+                            dora_indicators=tuple(self.dora), honba=honba, riichi_sticks=sticks)
         if self.phase == Phase.TURN:
             if seat != self.turn or self.after_claim:
                 return None
@@ -729,10 +729,9 @@ class Table:
                 win = next(t for t in range(NUM_KINDS) if s.counts[t])
             win_red = self.drawn_red if self.drawn is not None else False
             hand = self.hand(seat, win, win_red, True)
-            ctx = WinContext(self_drawn=True, replacement_tile=self.rinshan,
-                             last_wall_tile=self.left == 0 and not self.rinshan,
-                             heavenly=self.first_round and seat == 0,
-                             earthly=self.first_round and seat != 0, **common)  # type: ignore[arg-type]
+            ctx = replace(common, self_drawn=True, replacement_tile=self.rinshan,
+                          last_wall_tile=self.left == 0 and not self.rinshan,
+                          heavenly=self.first_round and seat == 0, earthly=self.first_round and seat != 0)
             return hand, ctx, None
         if self.phase in (Phase.DISCARD, Phase.OVER) and self.discard is not None and self.rob is None:
             discarder, tile, red, _ = self.discard
@@ -745,8 +744,8 @@ class Table:
         if seat == discarder or not completes(s.counts, tile):
             return None
         hand = self.hand(seat, tile, red, False)
-        ctx = WinContext(robbing_kong=robbing, last_wall_tile=self.left == 0 and not robbing,
-                         discarded_by=_relative(seat, discarder), **common)  # type: ignore[arg-type]
+        ctx = replace(common, robbing_kong=robbing, last_wall_tile=self.left == 0 and not robbing,
+                      discarded_by=_relative(seat, discarder))
         return hand, ctx, discarder
 
     def evaluate(self, hand: Hand, ctx: WinContext) -> Evaluation:
