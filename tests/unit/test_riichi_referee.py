@@ -27,7 +27,7 @@ from engine.referee import (
     Win,
 )
 from engine.rules.riichi import referee as rref
-from engine.rules.riichi.options import RiichiOptions
+from engine.rules.riichi.options import Renhou, RiichiOptions
 from engine.tiles import parse_tile, parse_tiles
 
 E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH
@@ -352,3 +352,14 @@ def test_legal_and_settle_over_the_wire() -> None:
     with pytest.raises(IllegalEventError) as err:
         svc.settle(pb.SettleRequest(log=pb.HandLog(rule_set="riichi", events=[*events, win, win])))
     assert err.value.code == "ILLEGAL_EVENT" and err.value.field == "log.events[4]"
+
+
+def test_renhou_with_its_option() -> None:
+    events = (Draw(E, t("8s")), Discard(E, t("8s")))
+    off = referee.settle(log(*events, Win(S)))
+    on = referee.settle(log(*events, Win(S), options=RiichiOptions(renhou=Renhou.MANGAN)))
+    assert off.wins[0].best is not None and off.wins[0].best.points == 1000
+    assert on.wins[0].best is not None and on.wins[0].best.points == 8000
+    later = (Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("1s")), Discard(S, t("1s")), Draw(W, t("8s")),
+             Discard(W, t("8s")))
+    assert referee.settle(log(*later, Win(S), options=RiichiOptions(renhou=Renhou.MANGAN))).seats[1].net == 1000

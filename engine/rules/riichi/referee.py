@@ -61,7 +61,7 @@ from engine.referee import (
     Win,
 )
 from engine.results import Evaluation
-from engine.rules.riichi.options import RiichiOptions
+from engine.rules.riichi.options import Renhou, RiichiOptions
 from engine.rules.riichi.payments import YAKUMAN_BASE, tsumo_shares
 from engine.rules.riichi.yaku import Yaku
 from engine.shapes import is_seven_pairs, is_standard_complete, is_thirteen_orphans
@@ -744,8 +744,10 @@ class Table:
         if seat == discarder or not completes(s.counts, tile):
             return None
         hand = self.hand(seat, tile, red, False)
+        renhou = (self.opts.renhou != Renhou.OFF and self.first_round and seat != 0 and not s.discarded
+                  and not robbing)
         ctx = replace(common, robbing_kong=robbing, last_wall_tile=self.left == 0 and not robbing,
-                      discarded_by=_relative(seat, discarder))
+                      discarded_by=_relative(seat, discarder), earthly=renhou)
         return hand, ctx, discarder
 
     def evaluate(self, hand: Hand, ctx: WinContext) -> Evaluation:
