@@ -687,6 +687,7 @@ class Table:
     # wins
 
     def hand(self, seat: int, win: int, win_red: bool, minus_win: bool) -> Hand:
+        """`seat`'s hand winning on `win`: a tile it holds (`minus_win`, self-drawn) or the discard."""
         s = self.seats[seat]
         c = s.counts[:]
         if minus_win:
@@ -696,9 +697,7 @@ class Table:
         reds: list[int] = []
         for suit, n in enumerate(s.reds):
             reds += [FIVES[suit]] * n
-        if minus_win and win_red:
-            pass  # the drawn red five is among s.reds already
-        elif win_red:
+        if win_red and not minus_win:  # a drawn red five is among s.reds already
             reds.append(win)
         for m in s.melds:
             cf = ClaimedFrom.NONE if m.source is None else _relative(seat, m.source)
