@@ -807,7 +807,8 @@ class Table:
         hand, ctx, discarder = sit
         if discarder is not None and not self.seats[seat].can_ron:
             raise self.fail(f"{ev.seat.name} is in furiten: no win on a discard")
-        if self.wins and discarder is not None and (seat - discarder) % SEATS < (self.wins[0].seat - discarder) % SEATS:
+        if self.wins and discarder is not None and ((seat - discarder) % SEATS
+                                                    < (self.wins[-1].seat - discarder) % SEATS):
             raise self.fail("several wins on one discard are listed in turn order from the discarder")
         s = self.seats[seat]
         if ev.ura_dora_indicators:
@@ -866,14 +867,13 @@ class Table:
         if self.phase == Phase.DEAL:
             return ()
         if self.phase == Phase.OVER:
-            if self.wins and self.wins[0].discarder is not None and len(self.wins) < self.opts.max_ron:
-                out = []
-                for seat in range(SEATS):
-                    if any(w.seat == seat for w in self.wins):
-                        continue
-                    if self.can_win(seat):
-                        out.append(SeatActions(Wind(seat), (Action(ActionKind.WIN_DISCARD), Action(ActionKind.PASS))))
-                return tuple(out)
+            last = self.wins[-1] if self.wins else None
+            if last is not None and last.discarder is not None and len(self.wins) < self.opts.max_ron:
+                tile = self.rob[1] if self.rob is not None else self.discard[1] if self.discard is not None else 0
+                order = (last.seat - last.discarder) % SEATS
+                return tuple(SeatActions(Wind(seat), (Action(ActionKind.WIN_DISCARD, (tile,)), Action(ActionKind.PASS)))
+                             for seat in range(SEATS)
+                             if (seat - last.discarder) % SEATS > order and self.can_win(seat))
             return ()
         if self.phase == Phase.DRAW:
             return (SeatActions(Wind(self.turn), (Action(ActionKind.DRAW),)),)
@@ -887,7 +887,8 @@ class Table:
                 if seat == owner:
                     continue
                 if self.can_win(seat):
-                    out.append(SeatActions(Wind(seat), (Action(ActionKind.WIN_DISCARD), Action(ActionKind.PASS))))
+                    out.append(SeatActions(Wind(seat), (Action(ActionKind.WIN_DISCARD, (self.rob[1],)),
+                                                        Action(ActionKind.PASS))))
                 elif self.furiten(seat):
                     out.append(SeatActions(Wind(seat), (), furiten=True))
             out.append(SeatActions(Wind(owner), (Action(ActionKind.DRAW),)))
