@@ -15,7 +15,7 @@ PURE_TESTS := tests/unit/test_build.py tests/unit/test_tiles_hand.py tests/unit/
 	tests/unit/test_mcr_memo.py tests/unit/test_mcr_oracle.py tests/unit/test_mcr2p.py tests/unit/test_analysis.py tests/unit/test_sichuan.py tests/unit/test_model.py \
 	tests/unit/test_riichi.py tests/unit/test_riichi_majiang.py tests/unit/test_hk_rules.py tests/unit/test_guangdong.py
 
-.PHONY: run test test-unit test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-h2load loadtest soak proto clean setup web qt
+.PHONY: run test test-unit test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-referee bench-h2load loadtest soak proto clean setup web qt
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -130,6 +130,12 @@ bench: setup
 # (docs/performance.md): bench/results/service_cost.json, a few minutes.
 bench-cost: setup
 	$(BIN)/python -m bench.service_cost
+
+# The Riichi referee against majiang-core replaying the same oracle logs in Node (docs/performance.md):
+# bench/results/referee.json and referee.md.
+bench-referee: setup
+	cd bench/referee_node && npm ci --no-audit --no-fund
+	$(BIN)/python -m bench.referee
 
 # Unary Evaluate driven by h2load (apt-get install nghttp2-client) with gRPC framing: bench/results/h2load.json
 bench-h2load: setup

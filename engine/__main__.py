@@ -37,6 +37,11 @@ For guangdong: a list of tiles for ghosts (ghosts=P, ghosts=5m6m); see engine/ru
 for the rest (seven_pairs, self_draw_only, players, horse_start=1|2, horse_value, horse_kongs, streak_value,
 all_pungs_multiplier ...).
 
+The referee on a hand's log (docs/referee.md), a JSON file (or - for stdin) in the proto3 JSON mapping of
+HandLog, as `mjsvc batch` takes it; rule options with --option:
+    python -m engine legal --log hand.json
+    python -m engine settle --log hand.json --option fan_cap=4 --json
+
 Bad input prints the error code and message on stderr and exits with status 2.
 """
 
@@ -62,6 +67,7 @@ from engine.hand import (
     make_meld,
     winning_hand,
 )
+from engine.referee import BadLogError, HandLog
 from engine.results import Analysis, Evaluation, Scoring, TileCount
 from engine.shapes import ShapeKind
 from engine.tiles import format_tile, format_tiles, parse_tile, parse_tiles
@@ -326,6 +332,61 @@ def _prior_kong(text: str) -> PriorKong:
     return kind
 
 
+def _read_log(args: argparse.Namespace) -> HandLog:
+    import json
+
+    from engine import log_json
+
+    try:
+        if args.log == "-":
+            value = json.loads(sys.stdin.read())
+        else:
+            with open(args.log, encoding="utf-8") as f:
+                value = json.load(f)
+    except (OSError, ValueError) as err:
+        raise BadLogError(f"log: {args.log} cannot be read as JSON: {err}", "log") from None
+    rs = rules.get(value.get("rule_set", "") if isinstance(value, dict) else "")
+    return log_json.hand_log(value, rs.options(parse_options(args.option)))
+
+
+def cmd_legal(args: argparse.Namespace) -> str:
+    import json
+
+    from engine import log_json, referee
+
+    seats = referee.legal(_read_log(args))
+    if args.json:
+        return json.dumps(log_json.legal_json(seats), ensure_ascii=False)
+    lines = []
+    for s in seats:
+        acts = ", ".join(a.kind.name.lower() + (f" {format_tiles(a.tiles)}" if a.tiles else "") for a in s.actions)
+        lines.append(f"{s.seat.name.title()}{' (furiten)' if s.furiten else ''}: {acts}")
+    return "\n".join(lines) if lines else "nobody may act: the hand has ended"
+
+
+def cmd_settle(args: argparse.Namespace) -> str:
+    import json
+
+    from engine import log_json, referee
+
+    out = referee.settle(_read_log(args))
+    if args.json:
+        return json.dumps(log_json.settlement_json(out), ensure_ascii=False)
+    lines = ["Net: " + "  ".join(f"{m.seat.name.title()} {m.net:+d}{' (ready)' if m.ready else ''}"
+                                 for m in out.seats)]
+    for line in out.lines:
+        to = "the pot" if line.payee is None else line.payee.name.title()
+        lines.append(f"  {line.payer.name.title()} pays {to} {line.amount} ({line.reason}, event {line.event_index})")
+    for e in out.wins:
+        if e.best is not None:
+            lines.append(f"Win: {e.best.total} ({', '.join(h.fan.name for h in e.best.fans)})")
+    if out.pot:
+        lines.append(f"Pot: {out.pot}")
+    lines.append(f"Next: honba {out.honba_next}, riichi sticks {out.riichi_sticks_next}, "
+                 f"dealer {'continues' if out.dealer_continues else 'passes'}")
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -399,6 +460,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--all", action="store_true", help="also show the other decompositions")
     common(s)
     s.set_defaults(run=cmd_score)
+
+    for name, run, what in (("legal", cmd_legal, "what each seat may do after the log's last event"),
+                            ("settle", cmd_settle, "the money of a hand whose log has ended")):
+        r = sub.add_parser(name, help=what)
+        r.add_argument("--log", required=True, help="the hand's log: a JSON file (HandLog), - for stdin")
+        r.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option")
+        r.add_argument("--json", action="store_true", help="print the answer as JSON")
+        r.set_defaults(run=run)
     return parser
 
 

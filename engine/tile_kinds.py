@@ -68,6 +68,14 @@ def is_honor(tile: int) -> bool:
     return tile >= NUM_SUITED
 
 
+def is_wind(tile: int) -> bool:
+    return EAST <= tile <= NORTH
+
+
+def is_dragon(tile: int) -> bool:
+    return tile >= RED
+
+
 def is_terminal(tile: int) -> bool:
     return tile < NUM_SUITED and tile % RANKS in (0, 8)
 

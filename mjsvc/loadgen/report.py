@@ -13,7 +13,7 @@ from typing import Any
 
 from mjsvc.loadgen.transport import SANITY
 
-RPCS = ("Evaluate", "Analyze")
+RPCS = ("Evaluate", "Analyze", "Legal", "Settle")
 MAX_VIOLATIONS_KEPT = 20
 
 
@@ -128,6 +128,8 @@ def format_report(r: dict[str, Any]) -> str:
         f"latency ms: p50={lat['p50']:.3f} p90={lat['p90']:.3f} p99={lat['p99']:.3f} max={lat['max']:.3f}",
     ]
     for name, pr in r["per_rpc"].items():
+        if not pr["calls"]:
+            continue
         lm = pr["latency_ms"]
         lines.append(f"  {name:<9} calls={pr['calls']:<8} p50={lm['p50']:.3f} p90={lm['p90']:.3f} "
                      f"p99={lm['p99']:.3f} max={lm['max']:.3f}")

@@ -374,6 +374,7 @@ class Config:
     connect_settle: float = 0.0  # seconds between the channels being ready and seating the tables (several hosts)
     stagger: bool = True  # each table's first game starts at a random turn
     retries: bool = True  # the published service config: calls refused with UNAVAILABLE are retried
+    game: str = "mcr"  # mcr: the MCR simulator; riichi, sichuan: tables refereed through Legal and Settle
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -413,7 +414,12 @@ async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats 
             if cfg.rate:
                 interval = cfg.tables / cfg.rate
                 pacer = Pacer(t0 + interval * i / cfg.tables, interval, stats.send_lags)
-            tables.append(Table(i, client, stats, run, cfg.seed, pacer, recorder, stagger=cfg.stagger))
+            if cfg.game == "mcr":
+                tables.append(Table(i, client, stats, run, cfg.seed, pacer, recorder, stagger=cfg.stagger))
+            else:
+                from mjsvc.loadgen.referee_game import RefereeTable
+
+                tables.append(RefereeTable(i, client, stats, run, cfg.seed, pacer, recorder, game=cfg.game))
         stop = asyncio.Event()
         progress_task = asyncio.create_task(progress(stats, stop)) if cfg.progress else None
         await asyncio.gather(*(t.run() for t in tables))

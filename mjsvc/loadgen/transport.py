@@ -47,6 +47,18 @@ class UnaryClient:
         except grpc.aio.AioRpcError as e:
             raise CallFailed(e.code().name, e.details() or "") from None
 
+    async def legal(self, req: pb.LegalRequest) -> pb.LegalResponse:
+        try:
+            return await self._stub.Legal(req, timeout=self._timeout)
+        except grpc.aio.AioRpcError as e:
+            raise CallFailed(e.code().name, e.details() or "") from None
+
+    async def settle(self, req: pb.SettleRequest) -> pb.SettleResponse:
+        try:
+            return await self._stub.Settle(req, timeout=self._timeout)
+        except grpc.aio.AioRpcError as e:
+            raise CallFailed(e.code().name, e.details() or "") from None
+
     async def open(self) -> None:
         return None
 
@@ -148,6 +160,18 @@ class StreamClient:
         if not resp.HasField("analyze"):
             raise CallFailed(SANITY, "stream answered an Analyze with another kind")
         return resp.analyze
+
+    async def legal(self, req: pb.LegalRequest) -> pb.LegalResponse:
+        resp = await self._ask(pb.PlayRequest(legal=req))
+        if not resp.HasField("legal"):
+            raise CallFailed(SANITY, "stream answered a Legal with another kind")
+        return resp.legal
+
+    async def settle(self, req: pb.SettleRequest) -> pb.SettleResponse:
+        resp = await self._ask(pb.PlayRequest(settle=req))
+        if not resp.HasField("settle"):
+            raise CallFailed(SANITY, "stream answered a Settle with another kind")
+        return resp.settle
 
     async def close(self) -> None:
         if self._call is not None:

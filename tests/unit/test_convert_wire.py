@@ -106,8 +106,8 @@ def _reference_play(svc: Service, m: pb.PlayRequest) -> pb.PlayResponse:
             return pb.PlayResponse(id=m.id, analyze=svc.analyze(m.analyze, "analyze."))
     except EngineError as err:
         return pb.PlayResponse(id=m.id, error=Failure.from_engine(err).to_proto())
-    return pb.PlayResponse(id=m.id, error=pb.Error(code="INVALID_ARGUMENT", reason="BAD_REQUEST",
-                                                   message="request: set one of evaluate, analyze, legal, settle", field="request"))
+    return pb.PlayResponse(id=m.id, error=pb.Error(code="INVALID_ARGUMENT", reason="BAD_REQUEST", field="request",
+                                                   message="request: set one of evaluate, analyze, legal, settle"))
 
 
 def test_play_bytes_equal_message_answers_cold_and_cached() -> None:

@@ -8,6 +8,7 @@ import dataclasses
 import json
 
 import pytest
+from referee_logs import EVERY_KIND, P, p
 
 from engine import referee as r
 from engine import rules
@@ -18,35 +19,6 @@ from mjsvc import convert
 from mjsvc.batch import BatchRunner
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.service import Service
-
-
-def P(text: str) -> list[int]:
-    return [t + 1 for t in parse_tiles(text)]
-
-
-def p(text: str) -> int:
-    return parse_tile(text) + 1
-
-
-EVERY_KIND = [
-    pb.HandEvent(deal=pb.Deal(hands=[pb.SeatTiles(seat=pb.WIND_EAST, tiles=P("123456789m1234p5p"), red_fives=P("5p")),
-                                     pb.SeatTiles(seat=pb.WIND_SOUTH, tiles=P("123456789s1234p"))],
-                              dora_indicators=P("3z"))),
-    pb.HandEvent(draw=pb.Draw(seat=pb.WIND_SOUTH, tile=p("5m"), red=True)),
-    pb.HandEvent(discard=pb.Discard(seat=pb.WIND_SOUTH, tile=p("9s"), riichi=True)),
-    pb.HandEvent(claim=pb.Claim(seat=pb.WIND_WEST, kind=pb.MELD_KIND_PUNG, tiles=P("999s"))),
-    pb.HandEvent(kong=pb.Kong(seat=pb.WIND_WEST, tile=p("9s"), added=True)),
-    pb.HandEvent(dora=pb.DoraIndicator(tile=p("1z"))),
-    pb.HandEvent(win=pb.Win(seat=pb.WIND_NORTH, self_drawn=True, ura_dora_indicators=P("2p"), horses=P("1m5m"))),
-    pb.HandEvent(drawn_game=pb.DrawnGame(kind=pb.DRAWN_GAME_KIND_FOUR_WINDS)),
-    pb.HandEvent(void_suit=pb.VoidSuit(seat=pb.WIND_EAST, suit=pb.SUIT_DOTS, set_aside=p("4p"))),
-    pb.HandEvent(void_suit=pb.VoidSuit(seat=pb.WIND_SOUTH, suit=pb.SUIT_BAMBOO)),
-    pb.HandEvent(flower=pb.FlowerTile(seat=pb.WIND_NORTH, flower=pb.FLOWER_SPRING)),
-    pb.HandEvent(exchange=pb.ExchangeThree(exchanges=[pb.SeatExchange(seat=pb.WIND_EAST, tiles=P("123m"),
-                                                                      to=pb.WIND_WEST)])),
-    pb.HandEvent(false_win=pb.FalseWin(seat=pb.WIND_WEST)),
-    pb.HandEvent(kita=pb.Kita(seat=pb.WIND_SOUTH)),
-]
 
 
 def test_every_event_kind_is_read_from_the_wire() -> None:
@@ -165,3 +137,23 @@ def test_batch_runs_legal_and_settle_lines() -> None:
     out = runner.answer(line)
     assert out["id"] == 7 and out["error"]["reason"] == "BAD_LOG" and out["error"]["field"] == "log.scores"
     assert "Legal" in runner.methods and "Settle" in runner.methods
+
+
+def test_oracle_logs_cross_the_wire_unchanged() -> None:
+    """Whole Riichi hands (the shared oracle's) written to the wire and read back: the same HandLog, and the
+    same settlement through the service as in process."""
+    import itertools
+
+    import riichi_rounds
+    from referee_logs import to_proto
+
+    if not riichi_rounds.ORACLE.exists():
+        pytest.skip("shared oracle data not present")
+    service = Service(0)
+    for rec in itertools.islice(riichi_rounds.records(), 0, 400, 40):
+        log = riichi_rounds.hand_log(rec)
+        wire = to_proto(log)
+        assert convert.hand_log_from_proto(wire) == dataclasses.replace(log, options=rules.get("riichi").options())
+        answer = service.settle(pb.SettleRequest(log=wire))
+        assert answer == convert.settlement_to_proto(r.settle(log))
+        assert [m.net for m in answer.seats] == riichi_rounds.net_by_wind(rec)

@@ -28,7 +28,7 @@ from typing import ClassVar
 
 from engine.errors import BadOptionError
 from engine.rules.model import Options, option
-from engine.tiles import NUM_KINDS, format_tile
+from engine.tiles import NUM_KINDS, format_tile, is_honor
 
 
 class HorseStart(IntEnum):
@@ -102,7 +102,7 @@ class GuangdongOptions(Options):
                 raise BadOptionError(f"{where}[{i}]: {t!r} is not a tile index (0..33)", f"{where}[{i}]")
             if t in ghosts[:i]:
                 raise BadOptionError(f"{where}[{i}]: {format_tile(t)} is listed twice", f"{where}[{i}]")
-            if not self.honors and t >= 27:
+            if not self.honors and is_honor(t):
                 raise BadOptionError(f"{where}[{i}]: {format_tile(t)} is an honour, and honours are not played "
                                      "(options.guangdong.honors false)", f"{where}[{i}]")
         object.__setattr__(self, "ghosts", tuple(sorted(ghosts)))

@@ -12,7 +12,7 @@ from engine.rules.guangdong.fans import TABLE, Fan
 from engine.rules.guangdong.options import GuangdongOptions, HorseStart
 from engine.rules.guangdong.payments import seat_from, seats, win_payments
 from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet
-from engine.tiles import NUM_KINDS, check_tiles, format_tile, is_honor, suit_of, tile_name
+from engine.tiles import NUM_KINDS, check_tiles, format_tile, is_honor, is_suited, offset_in_suit, suit_of, tile_name
 
 SHAPES = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS})
 MAX_HORSES = 20
@@ -42,9 +42,9 @@ def decompose(hand: Hand, opts: GuangdongOptions) -> list[Decomposition]:
 def horse_position(tile: int) -> int:
     """0-3: which seat, counted from the start seat, a horse tile names (1 5 9 East Red: 0; 2 6 South
     Green: 1; 3 7 West White: 2; 4 8 North: 3)."""
-    if tile < 27:
-        return (tile % 9) % 4
-    return (0, 1, 2, 3, 0, 1, 2)[tile - 27]
+    if is_suited(tile):
+        return offset_in_suit(tile) % 4
+    return (0, 1, 2, 3, 0, 1, 2)[offset_in_suit(tile)]
 
 
 def horses_hit(horses: Sequence[int], winner: Wind, players: int, start: HorseStart) -> int:
@@ -61,7 +61,7 @@ def _check_tiles_played(hand: Hand, opts: GuangdongOptions) -> None:
     if hand.winning_tile is not None:
         where.append(("hand.winning_tile", hand.winning_tile))
     for name, t in where:
-        if t >= 27:
+        if is_honor(t):
             raise BadTileError(f"{name}: {format_tile(t)} ({tile_name(t)}) is not played: honours are off "
                                "(options.guangdong.honors false)", name)
 
@@ -96,7 +96,7 @@ def check_context(hand: Hand, ctx: WinContext, opts: GuangdongOptions) -> None:
     check_tiles(ctx.horse_tiles, "context.horse_tiles")
     if not opts.honors:
         for i, t in enumerate(ctx.horse_tiles):
-            if t >= 27:
+            if is_honor(t):
                 raise BadTileError(f"context.horse_tiles[{i}]: {format_tile(t)} is not played: honours are off",
                                    f"context.horse_tiles[{i}]")
     if ctx.kong_fed_by != ClaimedFrom.NONE and not ctx.replacement_tile:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.hand import Flower, Hand, WinContext
 from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet
-from engine.tiles import DRAGONS, EAST, NUM_KINDS, WINDS, is_honor, is_terminal, suit_of
+from engine.tiles import DRAGONS, EAST, NUM_KINDS, WINDS, is_honor, is_suited, is_terminal, suit_of
 
 _DRAGONS = frozenset(DRAGONS)
 _WINDS = frozenset(WINDS)
@@ -30,9 +30,9 @@ class HandFacts:
         self.win: int = hand.winning_tile
         self.counts: list[int] = hand.counts()
         self.kinds: tuple[int, ...] = tuple([t for t in range(NUM_KINDS) if self.counts[t]])
-        self.suits: frozenset[int] = frozenset(suit_of(t) for t in self.kinds if t < 27)
-        self.has_honours: bool = self.kinds[-1] >= 27
-        self.all_honours: bool = self.kinds[0] >= 27
+        self.suits: frozenset[int] = frozenset(suit_of(t) for t in self.kinds if is_suited(t))
+        self.has_honours: bool = is_honor(self.kinds[-1])
+        self.all_honours: bool = is_honor(self.kinds[0])
         self.all_terminals: bool = all(is_terminal(t) for t in self.kinds)
         self.orphans_only: bool = all(is_honor(t) or is_terminal(t) for t in self.kinds)
         self.concealed_hand: bool = all(m.concealed for m in hand.melds)  # 门前清: concealed kongs allowed

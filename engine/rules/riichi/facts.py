@@ -10,12 +10,23 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine import tile_kinds as K
 from engine.hand import ClaimedFrom, Hand, WinContext, Wind
 from engine.rules.riichi.options import RiichiOptions
 from engine.shapes import CHOW_NUMBER as CHOW
 from engine.shapes import KONG_NUMBER as KONG
 from engine.shapes import PAIR_NUMBER as PAIR
 from engine.shapes import Decomposition, ShapeKind, kind_number
+from engine.tile_kinds import (
+    EAST,
+    is_dragon,
+    is_honor,
+    is_suited,
+    is_terminal,
+    is_terminal_or_honor,
+    is_wind,
+    offset_in_suit,
+)
 
 # The wait a decomposition gives the winning tile.
 RYANMEN: Final = "two-sided wait"
@@ -24,17 +35,13 @@ PENCHAN: Final = "edge wait"
 TANKI: Final = "single wait"
 SHANPON: Final = "dual pung wait"
 
-EAST: Final = 27
-_RED: Final = 31
-_GREEN: Final = 32
-_WHITE: Final = 33
 # Tile classes as bit masks over the 34 kinds.
-HONOURS: Final = ((1 << 34) - 1) ^ ((1 << 27) - 1)
-TERMINALS: Final = sum(1 << t for t in (0, 8, 9, 17, 18, 26))
+HONOURS: Final = sum(1 << t for t in K.HONORS)
+TERMINALS: Final = sum(1 << t for t in K.TERMINALS)
 OUTSIDE: Final = HONOURS | TERMINALS
-GREEN_TILES: Final = sum(1 << t for t in (19, 20, 21, 23, 25, _GREEN))
-DRAGONS: Final = (1 << _RED) | (1 << _GREEN) | (1 << _WHITE)
-WINDS: Final = sum(1 << t for t in range(27, 31))
+GREEN_TILES: Final = sum(1 << t for t in K.ALL_GREEN)
+DRAGONS: Final = sum(1 << t for t in K.DRAGONS)
+WINDS: Final = sum(1 << t for t in K.WINDS)
 SUIT_MASK: Final = (1 << 9) - 1
 
 
@@ -119,7 +126,7 @@ def claimed_index(source: ClaimedFrom) -> int:
 
 
 def is_outside(t: int) -> bool:
-    return t >= 27 or t % 9 == 0 or t % 9 == 8
+    return is_terminal_or_honor(t)
 
 
 class TileFacts:
@@ -240,7 +247,7 @@ class Facts:
             first = s.first
             if kind == CHOW:
                 self.chows.append(first)
-                r = first % 9
+                r = offset_in_suit(first)
                 if r != 0 and r != 6:
                     self.all_outside = False
                     self.all_terminal = False
@@ -274,9 +281,9 @@ class Facts:
         dragons = 0
         winds = 0
         for t in self.pungs:
-            if t >= _RED:
+            if is_dragon(t):
                 dragons += 1
-            elif t >= EAST:
+            elif is_wind(t):
                 winds += 1
         if dragons:
             have |= DRAGON_PUNG | (DRAGON_PUNGS_2 if dragons >= 2 else 0)
@@ -289,9 +296,9 @@ class Facts:
         return have
 
     def _outside_single(self, t: int) -> None:
-        if t >= 27:
+        if is_honor(t):
             self.all_terminal = False
-        elif t % 9 != 0 and t % 9 != 8:
+        elif not is_terminal(t):
             self.all_outside = False
             self.all_terminal = False
 
@@ -312,14 +319,14 @@ class Facts:
         return self.kind is _THIRTEEN_ORPHANS
 
     def is_value_tile(self, t: int) -> bool:
-        return t >= _RED or t == self.seat_tile or t == self.round_tile
+        return is_dragon(t) or t == self.seat_tile or t == self.round_tile
 
     def value_pair_fu(self) -> int:
         """Fu of the pair: a dragon 2, the seat wind 2, the round wind 2 (both: the option's 2 or 4)."""
         t = self.pair
-        if t < 27:
+        if is_suited(t):
             return 0
-        if t >= _RED:
+        if is_dragon(t):
             return 2
         if t == self.seat_tile and t == self.round_tile:
             return self.options.double_wind_pair_fu
@@ -333,7 +340,7 @@ def _wait(kind: int, first: int, offset: int) -> str:
     if kind == PAIR:
         return TANKI
     if kind == CHOW:
-        rank = first % 9
+        rank = offset_in_suit(first)
         if offset == 1:
             return KANCHAN
         if (offset == 2 and rank == 0) or (offset == 0 and rank == 6):

@@ -49,6 +49,7 @@ from engine.rules.riichi.facts import (
 )
 from engine.rules.riichi.options import Renhou
 from engine.rules.riichi.yaku import ROUND_WIND, SEAT_WIND, Yaku
+from engine.tile_kinds import GREEN, RED, WHITE, WINDS, is_dragon, is_wind
 
 Rule = Callable[[Facts], bool]
 RULES: dict[int, Rule] = {}
@@ -250,13 +251,13 @@ def ryanpeikou(f: Facts) -> bool:
 
 def _seat_wind(index: int) -> Rule:
     def rule(f: Facts) -> bool:
-        return f.seat_tile == 27 + index and f.seat_tile in f.pungs
+        return f.seat_tile == WINDS[index] and f.seat_tile in f.pungs
     return rule
 
 
 def _round_wind(index: int) -> Rule:
     def rule(f: Facts) -> bool:
-        return f.round_tile == 27 + index and f.round_tile in f.pungs
+        return f.round_tile == WINDS[index] and f.round_tile in f.pungs
     return rule
 
 
@@ -267,17 +268,17 @@ for _i in range(4):
 
 @yaku(Yaku.HAKU, DRAGON_PUNG)
 def haku(f: Facts) -> bool:
-    return 33 in f.pungs
+    return WHITE in f.pungs
 
 
 @yaku(Yaku.HATSU, DRAGON_PUNG)
 def hatsu(f: Facts) -> bool:
-    return 32 in f.pungs
+    return GREEN in f.pungs
 
 
 @yaku(Yaku.CHUN, DRAGON_PUNG)
 def chun(f: Facts) -> bool:
-    return 31 in f.pungs
+    return RED in f.pungs
 
 
 @yaku(Yaku.CHANTA, ALL_OUTSIDE | HONOURS_HELD)
@@ -341,16 +342,16 @@ def suukantsu(f: Facts) -> bool:
 
 
 def _dragon_pungs(f: Facts) -> int:
-    return sum([1 for t in f.pungs if t >= 31])
+    return sum([1 for t in f.pungs if is_dragon(t)])
 
 
 def _wind_pungs(f: Facts) -> int:
-    return sum([1 for t in f.pungs if 27 <= t <= 30])
+    return sum([1 for t in f.pungs if is_wind(t)])
 
 
 @yaku(Yaku.SHOUSANGEN, DRAGON_PUNGS_2)
 def shousangen(f: Facts) -> bool:
-    return f.pair >= 31 and _dragon_pungs(f) == 2
+    return is_dragon(f.pair) and _dragon_pungs(f) == 2
 
 
 @yaku(Yaku.DAISANGEN, DRAGON_PUNGS_2 | PUNGS_3)
@@ -360,7 +361,7 @@ def daisangen(f: Facts) -> bool:
 
 @yaku(Yaku.SHOUSUUSHII, WIND_PUNGS_3 | PUNGS_3)
 def shousuushii(f: Facts) -> bool:
-    return 27 <= f.pair <= 30 and _wind_pungs(f) == 3
+    return is_wind(f.pair) and _wind_pungs(f) == 3
 
 
 @yaku(Yaku.DAISUUSHII, WIND_PUNGS_3 | PUNGS_4)

@@ -24,7 +24,7 @@ from engine.rules.riichi.options import Renhou, RiichiOptions
 from engine.rules.riichi.payments import base_points, pay, seat_of
 from engine.rules.riichi.yaku import TABLE, Yaku
 from engine.shapes import Decomposition, ShapeKind, decompositions
-from engine.tiles import DRAGONS, GREEN, M1, NORTH, RED, WHITE, WINDS
+from engine.tiles import DRAGONS, GREEN, M1, NORTH, RANKS, RED, SUITED, WHITE, WINDS, offset_in_suit, suit_first
 
 SHAPES: Final = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS})
 PRINCIPLES: Final = Principles(TABLE.rows)
@@ -63,7 +63,7 @@ NO_YAKU: Final = "no yaku: a complete hand needs at least one yaku to win (dora 
 
 # Dora: the tile after the indicator, within its suit (9 -> 1), the winds (N -> E) and the dragons
 # (white -> green -> red -> white).
-_NEXT_OF = {**{t: t // 9 * 9 + (t % 9 + 1) % 9 for t in range(27)},
+_NEXT_OF = {**{t: suit_first(t) + (offset_in_suit(t) + 1) % RANKS for t in SUITED},
             **{w: WINDS[(i + 1) % 4] for i, w in enumerate(WINDS)},
             WHITE: GREEN, GREEN: RED, RED: WHITE}
 _NEXT: Final[list[int]] = [_NEXT_OF[t] for t in range(34)]  # by tile index

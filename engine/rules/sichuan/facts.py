@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine import tile_kinds as K
 from engine.hand import ClaimedFrom, Hand, MeldKind, WinContext
 from engine.rules.sichuan.options import KongBloomPayer, SichuanOptions
 from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet
 
-SUITED = frozenset(range(27))  # the 108-tile set: characters, dots, bamboo
-TWO_FIVE_EIGHT = frozenset(t for t in SUITED if t % 9 in (1, 4, 7))
+SUITED = frozenset(K.SUITED)  # the 108-tile set: characters, dots, bamboo
+TWO_FIVE_EIGHT = frozenset(t for t in SUITED if K.rank_of(t) in (2, 5, 8))
 
 
 def bloom_as_discard(ctx: WinContext, opts: SichuanOptions) -> bool:
@@ -21,10 +22,6 @@ def bloom_as_discard(ctx: WinContext, opts: SichuanOptions) -> bool:
     paid as a win on the feeder's discard (option kong_bloom_payer = FEEDER)."""
     return (opts.kong_bloom_payer == KongBloomPayer.FEEDER and ctx.self_drawn and ctx.replacement_tile
             and ctx.kong_fed_by != ClaimedFrom.NONE)
-
-
-def is_terminal(tile: int) -> bool:
-    return tile % 9 in (0, 8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +99,7 @@ class Facts:
     @property
     def terminal_in_every_set(self) -> bool:
         """Every set and the pair hold a 1 or a 9 (带幺九)."""
-        return self.standard and all(any(is_terminal(t) for t in s.tiles) for s in self.sets)
+        return self.standard and all(any(K.is_terminal(t) for t in s.tiles) for s in self.sets)
 
     @property
     def all_two_five_eight(self) -> bool:
@@ -110,4 +107,4 @@ class Facts:
 
     @property
     def no_terminals(self) -> bool:
-        return not any(self.h.counts[t] for t in range(27) if is_terminal(t))
+        return not any(self.h.counts[t] for t in K.TERMINALS)
