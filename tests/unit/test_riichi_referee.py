@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from engine import referee
-from engine.hand import MeldKind, Wind
+from engine.hand import FIVES, MeldKind, Wind
 from engine.referee import (
     ActionKind,
     BadLogError,
@@ -27,6 +27,7 @@ from engine.referee import (
     Win,
 )
 from engine.rules.riichi import referee as rref
+from engine.rules.riichi.options import Renhou, RiichiOptions
 from engine.tiles import parse_tile, parse_tiles
 
 E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH
@@ -184,17 +185,28 @@ def test_the_dealer_may_be_dealt_fourteen() -> None:
 
 
 def _playout(seed: int) -> HandLog:
-    """A whole hand of draws and discards of the drawn tile to the wall's end."""
+    """A whole hand of draws and discards of the drawn tile to the wall's end; South is dealt a ready hand."""
+    south = parse_tiles("234m567p345s99s67s")
     tiles = [k for k in range(34) for _ in range(4)]
+    for k in south:
+        tiles.remove(k)
     rng = random.Random(seed)
     rng.shuffle(tiles)
-    hands = tuple(SeatTiles(Wind(s), tuple(tiles[13 * s:13 * s + 13])) for s in range(4))
-    dora = tiles[52]
-    wall = tiles[53:53 + rref.LIVE_WALL]
+    dealt = [tiles[0:13], south, tiles[13:26], tiles[26:39]]
+    dora = tiles[39]
+    wall = tiles[40:40 + rref.LIVE_WALL]
+    red = set(FIVES)  # the first five of each suit dealt or drawn is the red one
+    dealt_reds = []
+    for s in range(4):
+        dealt_reds.append(tuple(f for f in sorted(red & set(dealt[s]))))
+        red -= set(dealt[s])
+    hands = tuple(SeatTiles(Wind(s), tuple(dealt[s]), dealt_reds[s]) for s in range(4))
     events: list[HandEvent] = [Deal(hands, (dora,))]
     for i, tile in enumerate(wall):
         seat = Wind(i % 4)
-        events += [Draw(seat, tile), Discard(seat, tile)]
+        is_red = tile in red
+        red.discard(tile)
+        events += [Draw(seat, tile, is_red), Discard(seat, tile, is_red)]
     return HandLog(rule_set="riichi", events=tuple(events), honba=1, riichi_sticks=2)
 
 
@@ -208,6 +220,7 @@ def test_an_exhaustive_draw_pays_noten_and_keeps_the_sticks(seed: int) -> None:
     s = referee.settle(replace(lg, events=(*lg.events, DrawnGame(DrawnGameKind.EXHAUSTIVE))))
     ready = [m.ready for m in s.seats]
     n = sum(ready)
+    assert ready[1]
     nets = [m.net for m in s.seats]
     if any(line.reason == "NAGASHI_MANGAN" for line in s.lines):
         return
@@ -255,3 +268,98 @@ def test_a_tile_out_of_range_is_a_bad_log_and_other_rule_sets_events_are_illegal
     assert err2.index == 2
     err2 = illegal(log(Draw(E, t("N")), Discard(E, t("8s")), Win(S, horses=(t("1m"),))))
     assert err2.index == 3
+
+
+def test_the_round_options() -> None:
+    # swap_calling: the called tile may go straight back
+    events = (Draw(E, t("7p")), Discard(E, t("7p")), Claim(S, MeldKind.CHOW, (t("5p"), t("6p"), t("7p"))))
+    assert illegal(log(*events, Discard(S, t("7p")))).index == 4
+    assert referee.legal(log(*events, Discard(S, t("7p")), options=RiichiOptions(swap_calling=True)))
+    # abortive_draws off: four winds play on
+    winds = (Draw(E, t("W")), Discard(E, t("W")), Draw(S, t("W")), Discard(S, t("W")), Draw(W, t("W")),
+             Discard(W, t("W")), Draw(N, t("W")), Discard(N, t("W")))
+    assert ActionKind.DRAW in seat_actions(log(*winds, options=RiichiOptions(abortive_draws=False)), E)
+    assert illegal(log(*winds, DrawnGame(DrawnGameKind.FOUR_WINDS), options=RiichiOptions(abortive_draws=False)))
+    # max_ron 1: one winner per discard
+    ron = (Draw(E, t("N")), Discard(E, t("8s")), Win(S))
+    assert referee.legal(log(*ron, options=RiichiOptions(max_ron=1))) == ()
+    assert illegal(log(*ron, Win(N), options=RiichiOptions(max_ron=1))).index == 4
+    # noten_payments off: the exhaustive draw moves no money
+    lg = replace(_playout(1), options=RiichiOptions(noten_payments=False, nagashi_mangan=False))
+    s = referee.settle(replace(lg, events=(*lg.events, DrawnGame(DrawnGameKind.EXHAUSTIVE))))
+    assert [m.net for m in s.seats] == [0, 0, 0, 0] and s.lines == () and s.seats[1].ready
+
+
+def test_four_kongs_by_two_players_abort_after_the_next_discard() -> None:
+    deal = Deal((SeatTiles(E, tuple(parse_tiles("1111222233337m"))),
+                 SeatTiles(S, tuple(parse_tiles("4444p56789sESWN"))),
+                 SeatTiles(W, tuple(parse_tiles("CCCFFFPPP1234s"))),
+                 SeatTiles(N, tuple(parse_tiles("1122335566778p")))), (t("9p"),))
+    events: tuple[HandEvent, ...] = (
+        deal, Draw(E, t("8m")), referee.Kong(E, t("1m")), Draw(E, t("9m")), referee.DoraIndicator(t("1s")),
+        referee.Kong(E, t("2m")), Draw(E, t("4m")), referee.DoraIndicator(t("2s")), referee.Kong(E, t("3m")),
+        Draw(E, t("5m")), referee.DoraIndicator(t("3s")), Discard(E, t("9m")), Draw(S, t("6m")),
+        referee.Kong(S, t("4p")), Draw(S, t("7m")), referee.DoraIndicator(t("4s")))
+    lg = HandLog(rule_set="riichi", events=events)
+    assert not any(a.kind in (ActionKind.KONG_CONCEALED, ActionKind.KONG_ADDED) for s in referee.legal(lg)
+                   for a in s.actions)  # four kongs on the table: no fifth
+    lg = replace(lg, events=(*events, Discard(S, t("6m"))))
+    assert seat_actions(lg, W) == {ActionKind.DRAWN_GAME}
+    assert illegal(replace(lg, events=(*lg.events, Draw(W, t("5s"))))).index == len(lg.events)
+    s = referee.settle(replace(lg, events=(*lg.events, DrawnGame(DrawnGameKind.FOUR_KONGS))))
+    assert (s.dealer_continues, s.honba_next, s.lines) == (True, 1, ())
+    assert illegal(replace(lg, events=(*lg.events, referee.DoraIndicator(t("5s"))))).index == len(lg.events)
+
+
+def test_red_fives_are_tracked() -> None:
+    reds = replace(DEAL, hands=(DEAL.hands[0], SeatTiles(S, DEAL.hands[1].tiles, (t("5p"),)), *DEAL.hands[2:]))
+    events = (reds, Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("E")))
+    lg = HandLog(rule_set="riichi", events=events)
+    err = illegal(replace(lg, events=(*events, Discard(S, t("5p")))))  # its only 5p is red
+    assert err.index == 4 and "red" in str(err)
+    with_red = referee.settle(replace(lg, events=(*events, Discard(S, t("E")), Draw(W, t("8s")),
+                                                  Discard(W, t("8s")), Win(S))))
+    plain = referee.settle(log(Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("E")), Discard(S, t("E")),
+                               Draw(W, t("8s")), Discard(W, t("8s")), Win(S)))
+    assert with_red.wins[0].best is not None and plain.wins[0].best is not None
+    assert with_red.wins[0].best.han == plain.wins[0].best.han + 1  # the red five is a dora
+    err = illegal(replace(lg, events=(*events, Discard(S, t("E")), Draw(W, t("5p"), red=True))))
+    assert err.index == 5 and "more red" in str(err)
+    err = illegal(log(Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("E")), Discard(S, t("E")), Draw(W, t("5p")),
+                      Discard(W, t("5p")), Draw(N, t("5p"))))
+    assert err.index == 7 and "plain" in str(err)
+
+
+def test_legal_and_settle_over_the_wire() -> None:
+    from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+    from mjsvc.service import Service
+
+    def tiles(text: str) -> list[int]:
+        return [k + 1 for k in parse_tiles(text)]
+
+    deal = pb.HandEvent(deal=pb.Deal(hands=[pb.SeatTiles(seat=int(h.seat) + 1, tiles=[k + 1 for k in h.tiles])
+                                            for h in DEAL.hands], dora_indicators=tiles("P")))
+    events = [deal, pb.HandEvent(draw=pb.Draw(seat=pb.WIND_EAST, tile=t("N") + 1)),
+              pb.HandEvent(discard=pb.Discard(seat=pb.WIND_EAST, tile=t("8s") + 1))]
+    svc = Service(0)
+    legal = svc.legal(pb.LegalRequest(log=pb.HandLog(rule_set="riichi", events=events)))
+    assert {s.seat for s in legal.seats if any(a.kind == pb.ACTION_KIND_WIN_DISCARD for a in s.actions)} == {
+        pb.WIND_SOUTH, pb.WIND_NORTH}
+    win = pb.HandEvent(win=pb.Win(seat=pb.WIND_SOUTH))
+    settled = svc.settle(pb.SettleRequest(log=pb.HandLog(rule_set="riichi", events=[*events, win], riichi_sticks=1)))
+    assert [m.net for m in settled.seats] == [-1000, 2000, 0, 0] and settled.pot == -1000
+    assert [(line.reason, line.amount) for line in settled.lines] == [("WIN", 1000), ("RIICHI_STICKS", -1000)]
+    with pytest.raises(IllegalEventError) as err:
+        svc.settle(pb.SettleRequest(log=pb.HandLog(rule_set="riichi", events=[*events, win, win])))
+    assert err.value.code == "ILLEGAL_EVENT" and err.value.field == "log.events[4]"
+
+
+def test_renhou_with_its_option() -> None:
+    events = (Draw(E, t("8s")), Discard(E, t("8s")))
+    off = referee.settle(log(*events, Win(S)))
+    on = referee.settle(log(*events, Win(S), options=RiichiOptions(renhou=Renhou.MANGAN)))
+    assert off.wins[0].best is not None and off.wins[0].best.points == 1000
+    assert on.wins[0].best is not None and on.wins[0].best.points == 8000
+    later = (Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("1s")), Discard(S, t("1s")), Draw(W, t("8s")),
+             Discard(W, t("8s")))
+    assert referee.settle(log(*later, Win(S), options=RiichiOptions(renhou=Renhou.MANGAN))).seats[1].net == 1000

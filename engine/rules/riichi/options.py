@@ -50,6 +50,17 @@ class RiichiOptions(Options):
     counted_double_yakuman: bool = option(False, "26 counted han or more is a double yakuman (kazoe); off: a "
                                           "single one (majiang-core's default rule)")
 
+    # The round (the referee: engine/rules/riichi/referee.py); defaults: majiang-core's default rule.
+    abortive_draws: bool = option(True, "abortive draws: nine terminals, four winds, four riichi, four kongs (a "
+                                  "third ron is max_ron's); off: the hand plays on")
+    nagashi_mangan: bool = option(True, "nagashi mangan at an exhaustive draw: all discards terminals and honours, "
+                                  "none claimed, paid as a mangan self-draw")
+    noten_payments: bool = option(True, "at an exhaustive draw the seats not ready pay 3,000 to the ready ones")
+    max_ron: int = option(2, "players who may win on one discard: 1 (the first in turn order), 2 (double ron; a "
+                          "third aborts the hand), 3 (triple ron)", choices=(1, 2, 3))
+    swap_calling: bool = option(False, "kuikae: after a chow or pung the player may discard the tile it called "
+                                "(or the other end of the chow); off: forbidden")
+
     @classmethod
     def from_wire(cls, name: str, value: Any, field: str, wire: Wire) -> Any:
         """The wire's repeated counts of red fives are a tuple here; every other option reads as it is."""

@@ -61,7 +61,7 @@ from engine.referee import (
     Win,
 )
 from engine.results import Evaluation
-from engine.rules.riichi.options import RiichiOptions
+from engine.rules.riichi.options import Renhou, RiichiOptions
 from engine.rules.riichi.payments import YAKUMAN_BASE, tsumo_shares
 from engine.rules.riichi.yaku import Yaku
 from engine.shapes import is_seven_pairs, is_standard_complete, is_thirteen_orphans
@@ -83,7 +83,6 @@ LIVE_WALL: Final = 70  # 136 tiles, 52 dealt, 14 in the dead wall
 MAX_KONGS: Final = 4
 RIICHI_COST: Final = 1000
 RIICHI_MIN_LEFT: Final = 4
-MAX_RON: Final = 2  # a third ron aborts the hand
 NOTEN_TOTAL: Final = 3000
 _ORPHANS: Final = frozenset(TERMINALS_AND_HONORS)
 _WIND_TILES: Final = frozenset(WINDS)
@@ -265,6 +264,7 @@ class Table:
         self.drawn_game_index = -1
         self.seen = [0] * NUM_KINDS
         self.seen_red = [0, 0, 0]
+        self.seen_plain = [0, 0, 0]
 
     # -----------------------------------------------------------------------------------------
     # helpers
@@ -299,30 +299,36 @@ class Table:
             s.reds[_five_suit(tile)] += 1
         s.counts[tile] += 1
 
-    def see(self, tile: int, red: bool) -> None:
-        """A tile comes out of the wall (dealt, drawn or turned as an indicator): never a fifth copy, never
-        more red fives than the set has."""
+    def see(self, tile: int, red: bool | None) -> None:
+        """A tile comes out of the wall (dealt, drawn, or turned as an indicator: `red` None, its colour not
+        given): never a fifth copy, never more red (plain) fives than the set has."""
         self.seen[tile] += 1
         if self.seen[tile] > 4:
             raise self.fail(f"a fifth {format_tile(tile)}")
+        if tile not in FIVES or red is None:
+            return
+        suit = _five_suit(tile)
+        allowed = self.opts.reds_allowed(suit)
         if red:
-            if tile not in FIVES:
-                raise self.fail(f"{format_tile(tile)} is not a five: it cannot be red")
-            suit = _five_suit(tile)
             self.seen_red[suit] += 1
-            if self.seen_red[suit] > self.opts.reds_allowed(suit):
-                raise self.fail(f"more red {format_tile(tile)} than the set has")
+            if self.seen_red[suit] > allowed:
+                raise self.fail(f"more red {format_tile(tile)} than the set has (options red_fives)")
+        else:
+            self.seen_plain[suit] += 1
+            if self.seen_plain[suit] > 4 - allowed:
+                raise self.fail(f"more plain {format_tile(tile)} than the set has: {allowed} of the four are red")
 
     def pending_abort(self) -> DrawnGameKind | None:
         """The drawn game the open discard ends the hand with if nobody rons it."""
         assert self.discard is not None
         seat, _, _, riichi = self.discard
-        if riichi and all(s.riichi for s in self.seats):
-            return DrawnGameKind.FOUR_RIICHI
-        if self.first_round and seat == SEATS - 1 and self.four_winds:
-            return DrawnGameKind.FOUR_WINDS
-        if self.kongs == MAX_KONGS and max(s.kongs for s in self.seats) < MAX_KONGS:
-            return DrawnGameKind.FOUR_KONGS
+        if self.opts.abortive_draws:
+            if riichi and all(s.riichi for s in self.seats):
+                return DrawnGameKind.FOUR_RIICHI
+            if self.first_round and seat == SEATS - 1 and self.four_winds:
+                return DrawnGameKind.FOUR_WINDS
+            if self.kongs == MAX_KONGS and max(s.kongs for s in self.seats) < MAX_KONGS:
+                return DrawnGameKind.FOUR_KONGS
         if self.left == 0:
             return DrawnGameKind.EXHAUSTIVE
         return None
@@ -373,17 +379,14 @@ class Table:
             if len(h.tiles) not in want:
                 raise self.fail(f"{h.seat.name} is dealt {len(h.tiles)} tiles; East 13 or 14, the others 13")
             s = self.seats[seat]
-            for t in h.tiles:
-                s.counts[t] += 1
-                self.see(t, False)
             for t in h.red_fives:
-                if t not in FIVES or s.reds[_five_suit(t)] >= s.counts[t]:
+                if t not in FIVES or h.red_fives.count(t) > h.tiles.count(t):
                     raise self.fail(f"{h.seat.name}: red fives name fives the hand holds")
-                s.reds[_five_suit(t)] += 1
-                self.seen_red[_five_suit(t)] += 1
-                if self.seen_red[_five_suit(t)] > self.opts.reds_allowed(_five_suit(t)):
-                    raise self.fail(f"more red {format_tile(t)} than the set has")
-        self.see(ev.dora_indicators[0], False)
+            for t in h.tiles:
+                red = t in FIVES and s.reds[_five_suit(t)] < h.red_fives.count(t)
+                self.give(seat, t, red)
+                self.see(t, red)
+        self.see(ev.dora_indicators[0], None)
         self.dora = [ev.dora_indicators[0]]
         if sum(self.seats[0].counts) == 14:
             self.left = LIVE_WALL - 1
@@ -480,7 +483,7 @@ class Table:
         if self.phase != Phase.TURN or seat != self.turn:
             raise self.fail(f"{ev.seat.name} may not discard now")
         s = self.seats[seat]
-        if s.riichi and ev.tile != self.drawn:
+        if s.riichi and (ev.tile != self.drawn or ev.red != self.drawn_red):
             raise self.fail("after riichi only the tile drawn is discarded")
         if ev.tile in self.kuikae:
             raise self.fail(f"{format_tile(ev.tile)}: swap-calling (kuikae) is not allowed")
@@ -514,6 +517,10 @@ class Table:
         self.phase = Phase.DISCARD
 
     def chow_kuikae(self, tile: int, first: int) -> frozenset[int]:
+        """The discards a chow of `tile` (lowest tile `first`) forbids: the tile, and the other end's
+        continuation (swap calling, kuikae; none with the option swap_calling)."""
+        if self.opts.swap_calling:
+            return frozenset()
         deny = {tile}
         if tile == first and rank_of(tile) < 7:
             deny.add(tile + 3)
@@ -605,7 +612,7 @@ class Table:
             self.after_claim = True
             self.rinshan = False
             self.kuikae = (self.chow_kuikae(tile, meld.first) if meld.kind == MeldKind.CHOW
-                           else frozenset({tile}))
+                           else frozenset() if self.opts.swap_calling else frozenset({tile}))
             self.phase = Phase.TURN
 
     def turn_kongs(self, seat: int) -> list[tuple[int, bool]]:
@@ -672,7 +679,7 @@ class Table:
     def on_dora(self, ev: DoraIndicator) -> None:
         if self.dora_owed <= 0:
             raise self.fail("no kong is owed a dora indicator")
-        self.see(ev.tile, False)
+        self.see(ev.tile, None)
         self.dora_owed -= 1
         self.dora.append(ev.tile)
 
@@ -680,6 +687,7 @@ class Table:
     # wins
 
     def hand(self, seat: int, win: int, win_red: bool, minus_win: bool) -> Hand:
+        """`seat`'s hand winning on `win`: a tile it holds (`minus_win`, self-drawn) or the discard."""
         s = self.seats[seat]
         c = s.counts[:]
         if minus_win:
@@ -689,9 +697,7 @@ class Table:
         reds: list[int] = []
         for suit, n in enumerate(s.reds):
             reds += [FIVES[suit]] * n
-        if minus_win and win_red:
-            pass  # the drawn red five is among s.reds already
-        elif win_red:
+        if win_red and not minus_win:  # a drawn red five is among s.reds already
             reds.append(win)
         for m in s.melds:
             cf = ClaimedFrom.NONE if m.source is None else _relative(seat, m.source)
@@ -709,9 +715,9 @@ class Table:
         first = not self.wins
         honba = self.log.honba if first else 0
         sticks = (self.log.riichi_sticks + len(self.deposits)) if first else 0
-        common = dict(seat_wind=Wind(seat), prevalent_wind=self.log.prevalent_wind,
-                      riichi=s.riichi == 1, double_riichi=s.riichi == 2, ippatsu=s.ippatsu,
-                      dora_indicators=tuple(self.dora), honba=honba, riichi_sticks=sticks)
+        common = WinContext(seat_wind=Wind(seat), prevalent_wind=self.log.prevalent_wind,
+                            riichi=s.riichi == 1, double_riichi=s.riichi == 2, ippatsu=s.ippatsu,
+                            dora_indicators=tuple(self.dora), honba=honba, riichi_sticks=sticks)
         if self.phase == Phase.TURN:
             if seat != self.turn or self.after_claim:
                 return None
@@ -722,10 +728,9 @@ class Table:
                 win = next(t for t in range(NUM_KINDS) if s.counts[t])
             win_red = self.drawn_red if self.drawn is not None else False
             hand = self.hand(seat, win, win_red, True)
-            ctx = WinContext(self_drawn=True, replacement_tile=self.rinshan,
-                             last_wall_tile=self.left == 0 and not self.rinshan,
-                             heavenly=self.first_round and seat == 0,
-                             earthly=self.first_round and seat != 0, **common)  # type: ignore[arg-type]
+            ctx = replace(common, self_drawn=True, replacement_tile=self.rinshan,
+                          last_wall_tile=self.left == 0 and not self.rinshan,
+                          heavenly=self.first_round and seat == 0, earthly=self.first_round and seat != 0)
             return hand, ctx, None
         if self.phase in (Phase.DISCARD, Phase.OVER) and self.discard is not None and self.rob is None:
             discarder, tile, red, _ = self.discard
@@ -738,8 +743,10 @@ class Table:
         if seat == discarder or not completes(s.counts, tile):
             return None
         hand = self.hand(seat, tile, red, False)
-        ctx = WinContext(robbing_kong=robbing, last_wall_tile=self.left == 0 and not robbing,
-                         discarded_by=_relative(seat, discarder), **common)  # type: ignore[arg-type]
+        renhou = (self.opts.renhou != Renhou.OFF and self.first_round and seat != 0 and not s.discarded
+                  and not robbing)
+        ctx = replace(common, robbing_kong=robbing, last_wall_tile=self.left == 0 and not robbing,
+                      discarded_by=_relative(seat, discarder), earthly=renhou)
         return hand, ctx, discarder
 
     def evaluate(self, hand: Hand, ctx: WinContext) -> Evaluation:
@@ -778,7 +785,7 @@ class Table:
         return sit is not None and sit[2] is not None and not self.seats[seat].can_ron
 
     def can_add_ron(self, ev: Win) -> bool:
-        return (not ev.self_drawn and len(self.wins) < MAX_RON and bool(self.wins)
+        return (not ev.self_drawn and len(self.wins) < self.opts.max_ron and bool(self.wins)
                 and self.wins[0].discarder is not None)
 
     def on_win(self, ev: Win) -> None:
@@ -792,15 +799,16 @@ class Table:
                 raise self.fail(f"{ev.seat.name} has no tile of its own draw to win on")
         elif self.phase not in (Phase.DISCARD, Phase.ROB, Phase.OVER):
             raise self.fail(f"no discard or added kong for {ev.seat.name} to win on")
-        elif self.phase == Phase.OVER and len(self.wins) >= MAX_RON:
-            raise self.fail(f"at most {MAX_RON} players win on one discard; a third makes it a drawn game")
+        elif self.phase == Phase.OVER and len(self.wins) >= self.opts.max_ron:
+            raise self.fail(f"at most {self.opts.max_ron} players win on one discard (option max_ron)")
         sit = self.win_situation(seat)
         if sit is None:
             raise self.fail(f"{ev.seat.name}'s hand is not complete")
         hand, ctx, discarder = sit
         if discarder is not None and not self.seats[seat].can_ron:
             raise self.fail(f"{ev.seat.name} is in furiten: no win on a discard")
-        if self.wins and discarder is not None and (seat - discarder) % SEATS < (self.wins[0].seat - discarder) % SEATS:
+        if self.wins and discarder is not None and ((seat - discarder) % SEATS
+                                                    < (self.wins[-1].seat - discarder) % SEATS):
             raise self.fail("several wins on one discard are listed in turn order from the discarder")
         s = self.seats[seat]
         if ev.ura_dora_indicators:
@@ -824,7 +832,8 @@ class Table:
 
     def nine_terminals(self, seat: int) -> bool:
         s = self.seats[seat]
-        return (self.phase == Phase.TURN and seat == self.turn and self.first_round and not self.after_claim
+        return (self.opts.abortive_draws and self.phase == Phase.TURN and seat == self.turn and self.first_round
+                and not self.after_claim
                 and not s.discarded and sum(1 for t in _ORPHANS if s.counts[t]) >= 9)
 
     def ron_seats(self) -> list[int]:
@@ -837,8 +846,8 @@ class Table:
                 raise self.fail("nine terminals is declared on a player's first draw, with nine different "
                                 "terminals and honours, before any call")
         elif kind == DrawnGameKind.THREE_RON:
-            if self.phase != Phase.DISCARD or len(self.ron_seats()) < 3:
-                raise self.fail("three ron needs three players able to win on the discard")
+            if self.phase != Phase.DISCARD or len(self.ron_seats()) < 3 or self.opts.max_ron != 2:
+                raise self.fail("three ron needs three players able to win on the discard (and max_ron 2)")
         else:
             if self.phase != Phase.DISCARD:
                 raise self.fail(f"{kind.name.lower()} ends the hand after a discard")
@@ -858,14 +867,13 @@ class Table:
         if self.phase == Phase.DEAL:
             return ()
         if self.phase == Phase.OVER:
-            if self.wins and self.wins[0].discarder is not None and len(self.wins) < MAX_RON:
-                out = []
-                for seat in range(SEATS):
-                    if any(w.seat == seat for w in self.wins):
-                        continue
-                    if self.can_win(seat):
-                        out.append(SeatActions(Wind(seat), (Action(ActionKind.WIN_DISCARD), Action(ActionKind.PASS))))
-                return tuple(out)
+            last = self.wins[-1] if self.wins else None
+            if last is not None and last.discarder is not None and len(self.wins) < self.opts.max_ron:
+                tile = self.rob[1] if self.rob is not None else self.discard[1] if self.discard is not None else 0
+                order = (last.seat - last.discarder) % SEATS
+                return tuple(SeatActions(Wind(seat), (Action(ActionKind.WIN_DISCARD, (tile,)), Action(ActionKind.PASS)))
+                             for seat in range(SEATS)
+                             if (seat - last.discarder) % SEATS > order and self.can_win(seat))
             return ()
         if self.phase == Phase.DRAW:
             return (SeatActions(Wind(self.turn), (Action(ActionKind.DRAW),)),)
@@ -879,7 +887,8 @@ class Table:
                 if seat == owner:
                     continue
                 if self.can_win(seat):
-                    out.append(SeatActions(Wind(seat), (Action(ActionKind.WIN_DISCARD), Action(ActionKind.PASS))))
+                    out.append(SeatActions(Wind(seat), (Action(ActionKind.WIN_DISCARD, (self.rob[1],)),
+                                                        Action(ActionKind.PASS))))
                 elif self.furiten(seat):
                     out.append(SeatActions(Wind(seat), (), furiten=True))
             out.append(SeatActions(Wind(owner), (Action(ActionKind.DRAW),)))
@@ -951,7 +960,8 @@ class Table:
             at = self.drawn_game_index
             if self.drawn_game == DrawnGameKind.EXHAUSTIVE:
                 ready = [self.ready(s) for s in range(SEATS)]
-                nagashi = [s for s in range(SEATS) if self.seats[s].river_clean and self.seats[s].river]
+                nagashi = [s for s in range(SEATS) if self.seats[s].river_clean and self.seats[s].river
+                           and self.opts.nagashi_mangan]
                 if nagashi:
                     for s in nagashi:
                         for p in range(SEATS):
@@ -960,7 +970,7 @@ class Table:
                                 lines.append(MoneyLine(Wind(p), Wind(s), amount, NAGASHI_MANGAN, at))
                 else:
                     n_ready = sum(ready)
-                    if 0 < n_ready < SEATS:
+                    if 0 < n_ready < SEATS and self.opts.noten_payments:
                         share = NOTEN_TOTAL // (n_ready * (SEATS - n_ready))
                         for p in range(SEATS):
                             for s in range(SEATS):
