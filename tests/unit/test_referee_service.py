@@ -168,3 +168,15 @@ def test_an_illegal_event_in_play_is_named_under_its_request() -> None:
     out = Service(0).play(pb.PlayRequest(id="x", legal=pb.LegalRequest(log=log)))
     assert (out.error.reason, out.error.field) == ("ILLEGAL_EVENT", "legal.log.events[1]")
     assert out.error.message.startswith("legal.log.events[1]: ") and "out of turn" in out.error.message
+
+
+def test_riichi_round_options_reach_the_referee() -> None:
+    wire = pb.RuleOptions(riichi=pb.RiichiOptions(abortive_draws=False, nagashi_mangan=False, noten_payments=False,
+                                                  max_ron=1, swap_calling=True))
+    opts = convert.hand_log_from_proto(pb.HandLog(rule_set="riichi", options=wire)).options
+    assert (opts.abortive_draws, opts.nagashi_mangan, opts.noten_payments, opts.max_ron, opts.swap_calling) == (
+        False, False, False, 1, True)
+    with pytest.raises(EngineError) as info:
+        convert.hand_log_from_proto(pb.HandLog(rule_set="riichi", options=pb.RuleOptions(
+            riichi=pb.RiichiOptions(max_ron=4))))
+    assert (info.value.code, info.value.field) == ("BAD_OPTION", "log.options.riichi.max_ron")
