@@ -63,6 +63,8 @@ COMPILED = [
     "engine/rules/hk/facts.py",
     "engine/rules/hk/predicates.py",
     "engine/rules/hk/scoring.py",
+    "engine/referee.py",
+    "engine/rules/riichi/referee.py",
 ]
 TABLES = Path("engine") / "tables" / "suits.bin"
 

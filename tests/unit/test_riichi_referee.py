@@ -363,3 +363,28 @@ def test_renhou_with_its_option() -> None:
     later = (Draw(E, t("N")), Discard(E, t("N")), Draw(S, t("1s")), Discard(S, t("1s")), Draw(W, t("8s")),
              Discard(W, t("8s")))
     assert referee.settle(log(*later, Win(S), options=RiichiOptions(renhou=Renhou.MANGAN))).seats[1].net == 1000
+
+
+def test_fast_waits_are_the_plain_ones() -> None:
+    """The table-driven waits against trying every tile: random concealed parts of every size a hand has
+    (13, 10, 7, 4, 1 tiles), and hands built to be ready (seven pairs, orphans, standard)."""
+    import random
+
+    from engine.rules.riichi.referee import waits, waits_plain
+
+    rng = random.Random(17)
+    wall = [t for t in range(34) for _ in range(4)]
+    cases = 0
+    for size in (13, 10, 7, 4, 1):
+        for _ in range(1500):
+            counts = [0] * 34
+            for t in rng.sample(wall, size):
+                counts[t] += 1
+            assert waits(counts) == waits_plain(counts), counts
+            cases += bool(waits_plain(counts))
+    for text in ("1122334455667m", "19m19p19s1234567z", "19m19p19s123456z1z", "1112345678999m", "1112m", "5m"):
+        counts = [0] * 34
+        for t in parse_tiles(text):
+            counts[t] += 1
+        assert waits(counts) == waits_plain(counts) != [], text
+    assert cases > 20  # ready hands were met, not only the empty answer
