@@ -369,7 +369,8 @@ def cmd_settle(args: argparse.Namespace) -> str:
 
     from engine import log_json, referee
 
-    out = referee.settle(_read_log(args))
+    log = _read_log(args)
+    out = referee.settle(log)
     if args.json:
         return json.dumps(log_json.settlement_json(out), ensure_ascii=False)
     lines = ["Net: " + "  ".join(f"{m.seat.name.title()} {m.net:+d}{' (ready)' if m.ready else ''}"
@@ -382,8 +383,9 @@ def cmd_settle(args: argparse.Namespace) -> str:
             lines.append(f"Win: {e.best.total} ({', '.join(h.fan.name for h in e.best.fans)})")
     if out.pot:
         lines.append(f"Pot: {out.pot}")
-    lines.append(f"Next: honba {out.honba_next}, riichi sticks {out.riichi_sticks_next}, "
-                 f"dealer {'continues' if out.dealer_continues else 'passes'}")
+    dealer = f"dealer {'continues' if out.dealer_continues else 'passes'}"
+    lines.append(f"Next: honba {out.honba_next}, riichi sticks {out.riichi_sticks_next}, {dealer}"
+                 if log.rule_set == "riichi" else f"Next: {dealer}")
     return "\n".join(lines)
 
 
