@@ -58,6 +58,30 @@ class BadOptionError(EngineError):
     code = "BAD_OPTION"
 
 
+# The referee's (engine.referee: Legal and Settle on a hand's log). Defined here, in a module mypyc does not
+# compile, as every error class is: a compiled subclass would not show its own `code`.
+class IllegalEventError(EngineError):
+    """An event the rules do not allow at that point of the log; `index` is the event's position."""
+
+    code = "ILLEGAL_EVENT"
+
+    def __init__(self, index: int, message: str) -> None:
+        super().__init__(f"log.events[{index}]: {message}", f"log.events[{index}]")
+        self.index = index
+
+
+class BadLogError(EngineError):
+    """A log that cannot be read (not a rule of play: a missing seat, a malformed event)."""
+
+    code = "BAD_LOG"
+
+
+class NoRefereeError(EngineError):
+    """A rule set that has no referee (`RuleSet.referee` unset): Legal and Settle cannot answer for it."""
+
+    code = "NO_REFEREE"
+
+
 ERROR_CODES: tuple[str, ...] = tuple(
     cls.code
     for cls in (

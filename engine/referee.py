@@ -18,32 +18,11 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
-from engine.errors import EngineError
+from engine.errors import BadLogError as BadLogError  # the contract's errors, re-exported
+from engine.errors import IllegalEventError as IllegalEventError
+from engine.errors import NoRefereeError
 from engine.hand import Flower, MeldKind, Suit, Wind
 from engine.results import Evaluation
-
-
-class IllegalEventError(EngineError):
-    """An event the rules do not allow at that point of the log; `index` is the event's position."""
-
-    code = "ILLEGAL_EVENT"
-
-    def __init__(self, index: int, message: str) -> None:
-        super().__init__(f"log.events[{index}]: {message}", f"log.events[{index}]")
-        self.index = index
-
-
-class BadLogError(EngineError):
-    """A log that cannot be read (not a rule of play: a missing seat, a malformed event)."""
-
-    code = "BAD_LOG"
-
-
-class NoRefereeError(EngineError):
-    """A rule set that has no referee (`RuleSet.referee` unset): Legal and Settle cannot answer for it."""
-
-    code = "NO_REFEREE"
-
 
 # ---------------------------------------------------------------------------------------------
 # The events (HandEvent)
