@@ -5,16 +5,12 @@ or names its tiles (EAST, P1, DRAGONS, ALL_GREEN). Found by reading the source, 
 import re
 from pathlib import Path
 
-import pytest
-
 from engine import tile_kinds as K
 from engine import tiles
 
 ROOT = Path(__file__).resolve().parents[2]
 ARITHMETIC = re.compile(r"%\s*9\b|//\s*9\b|(?<![<>])[<>]=?\s*27\b|\b27\s*[<>]=?(?![<>])")
 ALLOWED = {"engine/tile_kinds.py"}
-# Still to convert; each leaves this list when it is.
-NOT_YET = {"engine/rules/sichuan/referee.py"}
 
 
 def _uses(path: Path) -> list[str]:
@@ -31,17 +27,8 @@ def _engine_files() -> list[Path]:
 
 
 def test_no_tile_arithmetic_outside_tile_kinds() -> None:
-    found = [u for p in _engine_files() if not any(str(p.relative_to(ROOT)).startswith(d) for d in NOT_YET)
-             for u in _uses(p)]
+    found = [u for p in _engine_files() for u in _uses(p)]
     assert found == []
-
-
-@pytest.mark.xfail(strict=True, reason="rule sets still to convert (NOT_YET)")
-def test_not_yet_rule_sets_still_have_tile_arithmetic() -> None:
-    """Strict: once a NOT_YET rule set is clean, this fails until it leaves the list."""
-    for d in sorted(NOT_YET):
-        paths = [ROOT / d] if d.endswith(".py") else sorted((ROOT / d).rglob("*.py"))
-        assert not [u for p in paths for u in _uses(p)], d
 
 
 def test_the_pattern_finds_what_it_refuses() -> None:

@@ -67,7 +67,7 @@ from engine.rules.round import (
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
 from engine.rules.sichuan.payments import relative
 from engine.rules.sichuan.round_options import VoidDiscard
-from engine.tiles import format_tile, suit_of
+from engine.tiles import SUITED, format_tile, suit_of
 
 RULE_SET = "sichuan"
 SEATS = 4
@@ -328,7 +328,7 @@ class Round:
         self.phase = Phase.EXCHANGE if self.opts.exchange_three else Phase.VOID
 
     def see(self, t: int) -> None:
-        if type(t) is not int or not 0 <= t < 27:
+        if type(t) is not int or t not in SUITED:
             raise self.fail(f"{t!r} is not a Sichuan tile (characters, dots, bamboo)")
         if self.seen[t] >= 4:
             raise self.fail(f"a fifth {format_tile(t)}")
