@@ -35,7 +35,7 @@ import grpc
 from google.protobuf.message import DecodeError, Message
 
 from engine.errors import EngineError
-from mjsvc import limits, metrics
+from mjsvc import limits, metrics, wire
 from mjsvc.errors import INTERNAL, UNAVAILABLE, CallError, Failure
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.service import Deadline, bad_request
@@ -54,16 +54,20 @@ CALL_DEADLINE: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar(
 Handler = Any  # grpc's RpcMethodHandler namedtuple (grpc._utilities.RpcMethodHandler)
 
 
+PLAY_ID_CHARS = limits.LIMITS["PlayRequest.id"]  # the most of an id an answer echoes
+
+
 class Undecodable:
     """What our deserializer hands the servicer for a body it does not parse: bytes protobuf cannot parse as
     the request message, or (`limit` > 0) a body over the method's size limit, refused unparsed."""
 
-    __slots__ = ("type_name", "size", "limit")
+    __slots__ = ("type_name", "size", "limit", "id")
 
-    def __init__(self, type_name: str, size: int, limit: int = 0) -> None:
+    def __init__(self, type_name: str, size: int, limit: int = 0, id: str = "") -> None:  # noqa: A002
         self.type_name = type_name
         self.size = size
         self.limit = limit
+        self.id = id  # a Play message's id, read from the refused bytes (field 1), so its answer carries it
 
     def failure(self) -> Failure:
         if self.limit:
@@ -85,7 +89,8 @@ def deserializer(message_type: type[Message], limit: int = 0) -> Callable[[bytes
 
     def deserialize(raw: bytes) -> Any:
         if limit and len(raw) > limit:
-            return Undecodable(name, len(raw), limit)
+            rid = wire.string_field(raw, 1, PLAY_ID_CHARS) if name == "PlayRequest" else None
+            return Undecodable(name, len(raw), limit, rid or "")
         try:
             return parse(raw)
         except (DecodeError, RuntimeError, ValueError):

@@ -86,7 +86,7 @@ class EngineServicer(mahjong_pb2_grpc.MahjongEngineServicer):
         async for req in request_iterator:
             if type(req) is Undecodable:
                 log.warning("request %s: %s", request_id(context), req.describe("Play message"))
-                yield (pb.PlayResponse(error=req.failure().to_proto()).SerializeToString() if req.limit
+                yield (pb.PlayResponse(id=req.id, error=req.failure().to_proto()).SerializeToString() if req.limit
                        else self._undecodable)
                 continue
             if bucket is not None and not bucket.take():

@@ -4,7 +4,9 @@ Answers are cached as serialized bytes; a batch or stream answer is those bytes 
 response message (`join_field`, `message_field`), so a cached answer is never parsed or rebuilt.
 `int_field` and `message_field` write fields the way protobuf's own serializer does (proto3: a zero value
 is left out), so an answer built with them is byte for byte what the generated classes would produce
-(convert.analysis_to_wire, tested so). Requests are never read here: protobuf parses every request.
+(convert.analysis_to_wire, tested so). Requests are parsed by protobuf, with one exception:
+`string_field` reads the id of a Play message refused unparsed for its size, so its error answer can carry
+the id (the rest of such a body is never looked at).
 """
 
 from __future__ import annotations
@@ -50,3 +52,46 @@ def message_field(field_number: int, payload: bytes) -> bytes:
     if field_number < 16 and len(payload) < 128:
         return bytes(((field_number << 3) | 2, len(payload))) + payload
     return encode_varint((field_number << 3) | 2) + encode_varint(len(payload)) + payload
+
+
+def _varint(raw: bytes, pos: int) -> tuple[int, int]:
+    """(value, next position); ValueError past the end or beyond ten bytes."""
+    value = shift = 0
+    for i in range(pos, min(pos + 10, len(raw))):
+        b = raw[i]
+        value |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return value, i + 1
+        shift += 7
+    raise ValueError("truncated varint")
+
+
+def string_field(raw: bytes, field_number: int, max_chars: int, max_fields: int = 16) -> str | None:
+    """The first occurrence of top-level string field `field_number` in the message `raw`, at most
+    `max_chars` characters; None when it is not among the first `max_fields` fields, or the bytes do not read
+    as protobuf fields. Skipping a field costs no copy, whatever its length."""
+    pos = 0
+    try:
+        for _ in range(max_fields):
+            if pos >= len(raw):
+                return None
+            tag, pos = _varint(raw, pos)
+            number, wire_type = tag >> 3, tag & 7
+            if wire_type == 0:
+                _, pos = _varint(raw, pos)
+            elif wire_type == 1:
+                pos += 8
+            elif wire_type == 5:
+                pos += 4
+            elif wire_type == 2:
+                length, pos = _varint(raw, pos)
+                if number == field_number:
+                    if pos + length > len(raw):
+                        return None
+                    return raw[pos:pos + min(length, 4 * max_chars)].decode("utf-8", "ignore")[:max_chars]
+                pos += length
+            else:
+                return None
+    except ValueError:
+        return None
+    return None

@@ -302,7 +302,8 @@ def test_6_play_message_over_its_size_limit_is_an_error_answer() -> None:
         play = ch.stream_stream(f"/{SERVICE}/Play")
         answers = [pb.PlayResponse.FromString(a) for a in play(iter(bodies), timeout=10)]
     assert [a.WhichOneof("response") for a in answers] == ["evaluate", "error", "evaluate"]
-    assert (answers[1].id, answers[1].error.reason, answers[1].error.field) == ("", "LIMIT_EXCEEDED", "request")
+    # its id read from the refused bytes, nothing else of them
+    assert (answers[1].id, answers[1].error.reason, answers[1].error.field) == ("a", "LIMIT_EXCEEDED", "request")
 
 
 def test_6_receive_limit_is_the_largest_legitimate_body(channel: grpc.Channel) -> None:

@@ -179,3 +179,17 @@ def test_int_and_message_fields_match_protobuf() -> None:
     for size in (0, 1, 127, 128, 1000):
         msg = pb.Scoring(fans=[pb.Fan(name="x" * size)])
         assert wire.message_field(1, msg.fans[0].SerializeToString()) == msg.SerializeToString()
+
+
+def test_string_field_reads_an_id_from_any_place_and_refuses_garbage() -> None:
+    from mjsvc.wire import string_field
+
+    req = pb.PlayRequest(id="table-7", analyze=pb.AnalyzeRequest(rule_set="mcr"))
+    raw = req.SerializeToString()
+    assert string_field(raw, 1, 128) == "table-7"
+    body = pb.PlayRequest(analyze=pb.AnalyzeRequest(rule_set="mcr")).SerializeToString()
+    assert string_field(body + pb.PlayRequest(id="late").SerializeToString(), 1, 128) == "late"  # after the body
+    assert string_field(pb.PlayRequest(id="x" * 500).SerializeToString(), 1, 128) == "x" * 128
+    assert string_field(body, 1, 128) is None
+    for garbage in (b"\xff" * 20, b"\x0a\xff\xff", b"\x0a\x05ab", b"\x0f", b""):
+        assert string_field(garbage, 1, 128) is None
