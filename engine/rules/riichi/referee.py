@@ -189,7 +189,8 @@ class _Seat:
     river_clean: bool = True  # every discard a terminal or honour, none claimed (nagashi mangan)
     riichi: int = 0  # 1 riichi, 2 double riichi
     ippatsu: bool = False
-    can_ron: bool = True  # majiang-core's neng_rong: false in furiten
+    can_ron: bool = True  # majiang-core's neng_rong, less the discard furiten (`Table.may_ron`): false in
+    # temporary or riichi furiten
     kongs: int = 0
     discarded: bool = False
 
@@ -525,9 +526,6 @@ class Table:
         if ev.tile not in _ORPHANS:
             s.river_clean = False
         s.discarded = True
-        w = waits(s.counts)
-        if w and any(t in s.river_tiles for t in w):
-            s.can_ron = False
         self.discard = (seat, ev.tile, ev.red, ev.riichi)
         self.discard_index = self.index
         self.drawn = None
@@ -777,9 +775,17 @@ class Table:
         if sit is None:
             return False
         hand, ctx, discarder = sit
-        if discarder is not None and not self.seats[seat].can_ron:
+        if discarder is not None and not self.may_ron(seat):
             return False
         return self.best_evaluation(hand, ctx).is_win
+
+    def may_ron(self, seat: int) -> bool:
+        """Not in furiten: no temporary or riichi furiten (`can_ron`), and no wait of the seat's hand among its
+        own discards. The latter is worked out here, when asked, from the hand and the discards: neither
+        changes between the seat's discard and its next turn, so this is what majiang-core decides at each
+        discard (and a riichi hand's waits stay while its discards only grow)."""
+        s = self.seats[seat]
+        return s.can_ron and not (s.river_tiles and any(t in s.river_tiles for t in waits(s.counts)))
 
     def best_evaluation(self, hand: Hand, ctx: WinContext) -> Evaluation:
         """The win's evaluation; the dealer's dealt 14 tiles (no tile drawn) are scored with the 14th tile
@@ -800,7 +806,7 @@ class Table:
     def furiten(self, seat: int) -> bool:
         """The open discard (robbed kong) completes `seat`'s shape, and `seat` may not ron."""
         sit = self.win_situation(seat)
-        return sit is not None and sit[2] is not None and not self.seats[seat].can_ron
+        return sit is not None and sit[2] is not None and not self.may_ron(seat)
 
     def can_add_ron(self, ev: Win) -> bool:
         return (not ev.self_drawn and len(self.wins) < self.opts.max_ron and bool(self.wins)
@@ -823,7 +829,7 @@ class Table:
         if sit is None:
             raise self.fail(f"{ev.seat.name}'s hand is not complete")
         hand, ctx, discarder = sit
-        if discarder is not None and not self.seats[seat].can_ron:
+        if discarder is not None and not self.may_ron(seat):
             raise self.fail(f"{ev.seat.name} is in furiten: no win on a discard")
         if self.wins and discarder is not None and ((seat - discarder) % SEATS
                                                     < (self.wins[-1].seat - discarder) % SEATS):
