@@ -106,9 +106,9 @@ def complete(counts: list[int]) -> bool:
     n = sum(counts)
     if n % 3 != 2:
         return False
-    if n == 14 and (is_seven_pairs(counts, False) or is_thirteen_orphans(counts)):
+    if is_standard_complete(counts):
         return True
-    return is_standard_complete(counts)
+    return n == 14 and (is_seven_pairs(counts, False) or is_thirteen_orphans(counts))
 
 
 def waits(counts: list[int]) -> list[int]:
