@@ -6,6 +6,7 @@ chunked bodies finds no other exception either."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 from hypothesis import given, settings
@@ -66,7 +67,5 @@ _TOKENS = st.sampled_from([b"GET", b"POST", b" ", b"/", b"HTTP/1.1", b"HTTP/1.0"
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_TOKENS, max_size=40), st.binary(max_size=64))
 def test_fuzzed_requests_end_in_an_answer_or_a_closed_connection(tokens: list[bytes], tail: bytes) -> None:
-    try:
+    with contextlib.suppress(HttpError, ConnectionDone):  # anything else fails the test
         read(b"".join(tokens) + b"\r\n\r\n" + tail)
-    except (HttpError, ConnectionDone):
-        pass
