@@ -36,7 +36,7 @@ from google.protobuf.message import DecodeError, Message
 
 from engine.errors import EngineError
 from mjsvc import limits, metrics, wire
-from mjsvc.errors import INTERNAL, UNAVAILABLE, CallError, Failure
+from mjsvc.errors import INTERNAL, STREAM_IDLE, STREAM_LIMIT, UNAVAILABLE, CallError, Failure
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.service import Deadline, bad_request
 
@@ -438,9 +438,12 @@ class CallInterceptor(DrainInterceptor):
     message passes one. The four classes stay as the reference these are tested against
     (tests/unit/test_interceptors.py runs the same calls through both)."""
 
-    def __init__(self, body_limits: dict[str, int] | None = None) -> None:
+    def __init__(self, body_limits: dict[str, int] | None = None, max_streams: int = 0,
+                 stream_idle: float = 0.0) -> None:
         super().__init__()
         self._body_limits = body_limits or {}
+        self.max_streams = max_streams  # Play streams open at once on this worker (0: no cap)
+        self.stream_idle = stream_idle  # seconds a Play stream may send nothing before it is closed (0: never)
 
     def wrap_unary(self, name: str, handler: Handler) -> Handler:
         m = metrics.MethodMetrics("unary", SERVICE_NAME, name)
@@ -511,8 +514,26 @@ class CallInterceptor(DrainInterceptor):
         m = metrics.MethodMetrics("bidi_stream", SERVICE_NAME, name)
         behavior = handler.stream_stream
 
+        idle = self.stream_idle
+        idle_failure = Failure(grpc.StatusCode.UNAVAILABLE, STREAM_IDLE,
+                               f"no message on this Play stream for {idle:g} s: closed, open a new one")
+
         async def counted(requests: AsyncIterator[Any], deadline: Deadline | None) -> AsyncIterator[Any]:
-            async for r in requests:
+            if not idle:
+                async for r in requests:
+                    m.received.inc()
+                    if deadline is not None:
+                        deadline.check()
+                    yield r
+                return
+            it = requests.__aiter__()
+            while True:
+                try:
+                    r = await asyncio.wait_for(it.__anext__(), idle)
+                except StopAsyncIteration:
+                    return
+                except TimeoutError:
+                    raise CallError(idle_failure) from None
                 m.received.inc()
                 if deadline is not None:
                     deadline.check()
@@ -527,6 +548,11 @@ class CallInterceptor(DrainInterceptor):
                 try:
                     if self.draining:
                         raise self._refused()
+                    if self.max_streams and self.streams_open >= self.max_streams:
+                        raise CallError(Failure(
+                            grpc.StatusCode.RESOURCE_EXHAUSTED, STREAM_LIMIT,
+                            f"{self.max_streams} Play streams are open on this worker: try again later or on "
+                            "another connection"))
                     self.streams_open += 1
                     self.started += 1
                     try:
@@ -570,7 +596,8 @@ def chain(body_limits: dict[str, int] | None = None
     return MetricsInterceptor(), ErrorInterceptor(body_limits), DrainInterceptor(), DeadlineInterceptor()
 
 
-def interceptors(body_limits: dict[str, int] | None = None) -> tuple[CallInterceptor]:
+def interceptors(body_limits: dict[str, int] | None = None, max_streams: int = 0,
+                 stream_idle: float = 0.0) -> tuple[CallInterceptor]:
     """What the server runs: one `CallInterceptor`; `body_limits`: method name -> the largest body parsed
-    (`mjsvc.limits.body_limits`)."""
-    return (CallInterceptor(body_limits),)
+    (`mjsvc.limits.body_limits`); `max_streams`, `stream_idle`: the Play streams' cap and idle timeout."""
+    return (CallInterceptor(body_limits, max_streams, stream_idle),)
