@@ -104,6 +104,22 @@ class FalseWin:
 
 
 @dataclass(frozen=True)
+class Exchange:
+    """Sichuan: 换三张: `tiles[s]` the three tiles seat s passes to seat `to[s]`."""
+
+    tiles: tuple[tuple[int, ...], ...]
+    to: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class VoidSuits:
+    """Sichuan: the four void suits (and the MIL set-aside tiles), seat by seat."""
+
+    suits: tuple[Suit, ...]
+    set_aside: tuple[int | None, ...] = (None, None, None, None)
+
+
+@dataclass(frozen=True)
 class WallEnd:
     """DrawnGame EXHAUSTIVE: the wall has run out."""
 

@@ -207,8 +207,6 @@ class Reader:
         return best[1]
 
     def void(self, ev: VoidSuit) -> Any:
-        from engine.rules.sichuan.referee import VoidSuits
-
         seat = self.seat(ev.seat)
         if seat in self.voids:
             raise self.fail(f"{ev.seat.name.title()} declares a void suit twice")
@@ -217,11 +215,9 @@ class Reader:
             return None
         voids = [self.voids[s] for s in range(len(self.winds))]
         self.voids = {}
-        return VoidSuits(tuple(v.suit for v in voids), tuple(v.set_aside for v in voids))
+        return rnd.VoidSuits(tuple(v.suit for v in voids), tuple(v.set_aside for v in voids))
 
     def exchange(self, ev: ExchangeThree) -> Any:
-        from engine.rules.sichuan.referee import Exchange
-
         by_seat: dict[int, tuple[tuple[int, ...], int]] = {}
         for x in ev.exchanges:
             seat = self.seat(x.seat)
@@ -231,7 +227,7 @@ class Reader:
         if len(by_seat) != len(self.winds):
             raise self.fail("every seat passes three tiles")
         order = range(len(self.winds))
-        return Exchange(tuple(by_seat[s][0] for s in order), tuple(by_seat[s][1] for s in order))
+        return rnd.Exchange(tuple(by_seat[s][0] for s in order), tuple(by_seat[s][1] for s in order))
 
 
 def win_value(record: Any) -> int:

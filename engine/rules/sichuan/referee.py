@@ -57,10 +57,12 @@ from engine.rules.round import (
     Deal,
     Discard,
     Draw,
+    Exchange,
     FalseWin,
     IllegalEventError,
     Kong,
     SeatLegal,
+    VoidSuits,
     WallEnd,
     Win,
 )
@@ -77,20 +79,6 @@ SUITS = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
 
 # ---------------------------------------------------------------------------------------------
 # The events: those of every Chinese table (engine.rules.round) and Sichuan's own
-
-
-@dataclass(frozen=True)
-class Exchange:
-    """换三张: `tiles[s]` the three tiles seat s passes to seat `to[s]`."""
-
-    tiles: tuple[tuple[int, ...], ...]
-    to: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class VoidSuits:
-    suits: tuple[Suit, ...]
-    set_aside: tuple[int | None, ...] = (None, None, None, None)
 
 
 Event = Deal | Exchange | VoidSuits | Draw | Discard | Claim | Kong | Win | FalseWin | WallEnd
