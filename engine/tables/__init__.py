@@ -43,7 +43,8 @@ PART_SOURCES: dict[str, tuple[str, ...]] = {
                  *_COMMON_SOURCES),
     # the fan rules and what they read, the combination search, the fan ids, the MCR table encoding
     PART_MCR: ("engine/rules/mcr/predicates.py", "engine/rules/mcr/facts.py", "engine/rules/mcr/scoring.py",
-               "engine/rules/mcr/fans.py", "engine/rules/mcr/tables.py", *_COMMON_SOURCES),
+               "engine/rules/mcr/fans.py", "engine/rules/mcr/tables.py", "engine/rules/mcr/tables_build.py",
+               *_COMMON_SOURCES),
 }
 
 

@@ -84,7 +84,7 @@ def _pack_summary(info: tuple[int, ...]) -> int:
 def build(previous: str | None = None) -> tuple[bytes, dict]:
     """The file's bytes, and its header. `previous`: an existing file whose per-suit part is reused
     if its recorded digest is current (else, or None: computed)."""
-    from engine.rules.mcr import tables as mcr_tables
+    from engine.rules.mcr import tables_build as mcr_tables
 
     reused = _current_suit_part(previous) if previous else None
     sections, counts = reused if reused is not None else _suit_part()

@@ -2,7 +2,8 @@
 
 Two look-ups of MCR scoring have key spaces small enough to answer all of them ahead of time, and
 answers that cost a few thousand instructions to find when a process meets a key for the first time.
-The build (engine.tables.builder) runs the engine's own code on every key and writes the answers into
+The build (engine.tables.builder, through engine/rules/mcr/tables_build.py: build code that no runtime
+module imports) runs the engine's own code on every key and writes the answers into
 the tables file (`suits.bin`, its MCR part: sections named `mcr.*`); every process maps them
 read-only with the rest of the file, so a worker never computes one under load:
 
@@ -107,29 +108,6 @@ def _decode(sections: dict[str, memoryview], name: str, size: int,
     if max(keys.tolist(), default=0) >= len(answers):
         raise ValueError(f"section {name}.keys names an answer it does not hold")
     return KeyTable(keys.cast("B").tobytes(), answers)  # a copy (~100 kB each): bytes read fastest
-
-
-# ---------------------------------------------------------------- the build
-
-def build_sections() -> dict[str, tuple[str, bytes]]:
-    """The MCR part of the tables file (engine.tables.builder calls this), computed by the engine's
-    own rules on every key."""
-    from engine.rules.mcr import predicates, scoring
-
-    tile_fans = [predicates._tile_fans(key) for key in range(TILE_KEYS)]
-    combinations: list[Combinations] = [()] * PUNG_COMBINATION_KEYS
-    seen = set()
-    for tiles in scoring.pung_combination_keys():
-        index = scoring.pung_combination_index(tiles)
-        assert index not in seen
-        seen.add(index)
-        combinations[index] = scoring._search_combinations("pung", tiles)
-    assert len(seen) == PUNG_COMBINATION_KEYS
-    chows = [scoring._search_combinations("chow", tiles) for tiles in scoring.chow_combination_keys()]
-    assert len(chows) == CHOW_COMBINATION_KEYS
-    return {**_encode(TILE_FANS, tile_fans, _words_of_tile_fans),
-            **_encode(PUNG_COMBINATIONS, combinations, _words_of_combinations),
-            **_encode(CHOW_COMBINATIONS, chows, _words_of_combinations)}
 
 
 # ---------------------------------------------------------------- what this process reads
