@@ -541,7 +541,8 @@ class CallInterceptor(DrainInterceptor):
             it = requests.__aiter__()
             while True:
                 try:
-                    r = await asyncio.wait_for(it.__anext__(), idle)
+                    async with asyncio.timeout(idle):  # in this task (wait_for's own task would change how
+                        r = await it.__anext__()       # a client's cancel reaches the call)
                 except StopAsyncIteration:
                     return
                 except TimeoutError:

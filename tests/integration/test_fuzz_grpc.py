@@ -41,12 +41,12 @@ from mjsvc.config import ServeConfig
 from mjsvc.convert import hand_to_proto
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.launcher import clean_env, console_script
-from mjsvc.wire import encode_varint
+from mjsvc.wire import encode_varint, string_field
 
 pytestmark = pytest.mark.integration
 
 SERVICE = "mahjong.v1.MahjongEngine"
-FAST_EXAMPLES = int(os.environ.get("MJSVC_FUZZ_EXAMPLES", "130"))  # x ~18 requests each
+FAST_EXAMPLES = int(os.environ.get("MJSVC_FUZZ_EXAMPLES", "140"))  # x ~18 requests each
 SLOW_REQUESTS = int(os.environ.get("MJSVC_FUZZ_REQUESTS", "100000"))  # make test-slow: 100,000
 SHARDS = int(os.environ.get("MJSVC_FUZZ_SHARDS", "2"))  # client processes of the long run
 RESULTS = ROOT / "bench" / "results" / "fuzz.json"
@@ -272,7 +272,10 @@ class Fuzzer:
             assert code not in ("UNKNOWN", "INTERNAL"), (body, answer)
             if len(body) > BODY_LIMITS["Play"]:
                 self.oversized += 1
-                assert (answer.error.reason, answer.error.field, answer.id) == ("LIMIT_EXCEEDED", "request", ""), answer
+                # refused unparsed; its id (field 1) read from the bytes, when there is one to read
+                rid = string_field(body, 1, 128) or ""
+                assert (answer.error.reason, answer.error.field, answer.id) == ("LIMIT_EXCEEDED", "request", rid), \
+                    answer
                 continue
             req = _parse(pb.PlayRequest, body)
             if req is None:
