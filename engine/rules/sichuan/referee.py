@@ -873,7 +873,8 @@ def settle(events: Sequence[Event], opts: SichuanOptions | None = None) -> Settl
 # The referee on the contract (engine.referee): a HandLog in, SeatActions and a Settlement out
 
 
-def _replay_log(log: HandLog) -> round_log.Reader:
+def replay_log(log: HandLog) -> round_log.Reader:
+    """The log read and played (its `state`: the Round at its end); ILLEGAL_EVENT, BAD_LOG as Legal and Settle."""
     opts = log.options if log.options is not None else SichuanOptions()
     if log.prevalent_wind != Wind.EAST:
         raise BadLogError("log.prevalent_wind: Sichuan has no prevalent wind", "log.prevalent_wind")
@@ -895,12 +896,12 @@ def next_dealer(s: Settlement) -> int:
 
 
 def _legal(log: HandLog) -> tuple[SeatActions, ...]:
-    reader = _replay_log(log)
+    reader = replay_log(log)
     return round_log.seat_actions(reader, reader.state.legal())
 
 
 def _settle(log: HandLog) -> ContractSettlement:
-    reader = _replay_log(log)
+    reader = replay_log(log)
     s = reader.state.settlement()
     wins = [w.evaluation for w in s.wins if w.evaluation is not None]
     return round_log.settlement(reader, s.complete, s.transfers, wins, [r is True for r in s.ready],
