@@ -7,7 +7,7 @@ import pytest
 from sichuan_referee_check import check
 from sichuan_rounds import ORACLE, records
 
-pytestmark = pytest.mark.skipif(not ORACLE.exists(), reason="shared oracle data not present")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not ORACLE.exists(), reason="shared oracle data not present")]
 
 
 def test_every_round_through_the_contract() -> None:

@@ -16,8 +16,8 @@ win and the kongs after a draw, the restricted discards) is what our Legal says,
 4. A kong of the void suit: the reference offers a concealed one (4 times in this half, never taken); we
    refuse it, as we refuse any claim of the void suit (the void suit is played away, never melded).
 
-Here a sample of 150 rounds (Legal at every decision point of 30 of them); every round, Legal at every point:
-tests/slow/test_sichuan_referee_oracle_full.py (the checks: tests/support/sichuan_referee_check.py).
+Here a sample of 150 rounds (Legal at every decision point of 30 of them); every round, Legal at every point
+(marker slow): tests/slow/test_sichuan_referee_oracle_full.py (the checks: tests/support/sichuan_referee_check.py).
 """
 
 from __future__ import annotations

@@ -41,7 +41,6 @@ last tile, heavenly, earthly, void suit, seats out), never taken from a flag.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -848,25 +847,6 @@ def check_round_options(opts: SichuanOptions) -> None:
 def _with_void(opts: SichuanOptions, void: Suit | None) -> SichuanOptions:
     from dataclasses import replace
     return replace(opts, void_suit=void)
-
-
-def replay(events: Iterable[Event], opts: SichuanOptions | None = None) -> Round:
-    """Every event checked and played; IllegalEventError (ILLEGAL_EVENT, naming the event) at the first
-    one the rules do not allow."""
-    rnd = Round(opts if opts is not None else SichuanOptions())
-    for ev in events:
-        rnd.apply(ev)
-    return rnd
-
-
-def legal(events: Iterable[Event], opts: SichuanOptions | None = None) -> tuple[SeatLegal, ...]:
-    """What each seat may do after the log (which is checked first)."""
-    return replay(events, opts).legal()
-
-
-def settle(events: Sequence[Event], opts: SichuanOptions | None = None) -> Settlement:
-    """The round's money: each seat's net, the pot, and every transfer with the event it belongs to."""
-    return replay(events, opts).settlement()
 
 
 # ---------------------------------------------------------------------------------------------
