@@ -179,6 +179,10 @@ class Table:
 
     # ------------------------------------------------------------------ helpers
 
+    def name(self, seat: int | None) -> str:
+        """A seat as the log names it: its wind."""
+        return "nobody" if seat is None else self.wind(seat).name.title()
+
     def fail(self, message: str) -> IllegalEventError:
         return IllegalEventError(self.index, message)
 
@@ -211,7 +215,7 @@ class Table:
     def take(self, seat: int, tile: int, n: int = 1) -> None:
         s = self.seats[seat]
         if s.counts[tile] < n:
-            raise self.fail(f"seat {seat} holds {s.counts[tile]} {format_tile(tile)}, needs {n}")
+            raise self.fail(f"{self.name(seat)} holds {s.counts[tile]} {format_tile(tile)}, needs {n}")
         s.counts[tile] -= n
 
     def check_seat(self, seat: int) -> SeatState:
@@ -258,7 +262,7 @@ class Table:
             want = 14 if seat == self.dealer else 13
             short = want - len(tiles)
             if not 0 <= short <= (NUM_FLOWERS if self.flowers else 0):
-                raise self.fail(f"seat {seat} is dealt {len(tiles)} tiles, expected {want}"
+                raise self.fail(f"{self.name(seat)} is dealt {len(tiles)} tiles, expected {want}"
                                 + (" less the flowers it was dealt" if self.flowers else ""))
             for t in tiles:
                 self.see(t)
@@ -272,7 +276,7 @@ class Table:
             return
         for seat, s in enumerate(self.seats):
             if s.dealt_short:
-                raise self.fail(f"seat {seat} was dealt {s.dealt_short} more flower(s) to show and replace "
+                raise self.fail(f"{self.name(seat)} was dealt {s.dealt_short} more flower(s) to show and replace "
                                 "before the dealer's first action")
         self.phase, self.turn, self.turn_kind = Phase.TURN, self.dealer, TurnKind.START
 
@@ -293,7 +297,7 @@ class Table:
             self.close_claims()
             self.consume_wall()
         else:
-            raise self.fail(f"seat {seat} shows a flower out of turn (a flower is shown when dealt or drawn)")
+            raise self.fail(f"{self.name(seat)} shows a flower out of turn (a flower is shown when dealt or drawn)")
         self.flowers_seen.add(flower)
         s.flowers.append(flower)
         if self.phase == Phase.OPENING:
@@ -323,7 +327,7 @@ class Table:
         s = self.check_seat(seat)
         if self.phase == Phase.OPENING:
             if self.pending_opening != seat:
-                raise self.fail(f"seat {seat} draws before the play (only a flower's replacement may be drawn)")
+                raise self.fail(f"{self.name(seat)} draws before the play (only a flower's replacement may be drawn)")
             self.consume_wall()
             self.see(tile)
             s.counts[tile] += 1
@@ -332,8 +336,8 @@ class Table:
         if self.phase in (Phase.CLAIMS, Phase.ROB):
             self.close_claims()
         if self.phase != Phase.DRAW or seat != self.turn:
-            raise self.fail(f"seat {seat} draws out of turn (seat {self.turn}'s draw)" if self.phase == Phase.DRAW
-                            else f"seat {seat} draws out of turn")
+            raise self.fail(f"{self.name(seat)} draws out of turn ({self.name(self.turn)}'s draw)"
+                            if self.phase == Phase.DRAW else f"{self.name(seat)} draws out of turn")
         self.consume_wall()
         self.see(tile)
         s.counts[tile] += 1
@@ -347,7 +351,7 @@ class Table:
     def on_discard(self, seat: int, tile: int) -> None:
         self.start_play()
         if self.phase != Phase.TURN or seat != self.turn:
-            raise self.fail(f"seat {seat} discards out of turn")
+            raise self.fail(f"{self.name(seat)} discards out of turn")
         self.take(seat, tile)
         self.seats[seat].discarded += 1
         if self.seats[seat].discarded == 1 and not self.interrupted:
@@ -363,8 +367,8 @@ class Table:
         seat, tile = self.discard
         self.check_seat(claimer)
         if named_from != seat or claimed != tile:
-            raise self.fail(f"the claim names {format_tile(claimed)} from seat {named_from}; the discard is "
-                            f"{format_tile(tile)} from seat {seat}")
+            raise self.fail(f"the claim names {format_tile(claimed)} from {self.name(named_from)}; the discard is "
+                            f"{format_tile(tile)} from {self.name(seat)}")
         if claimer == seat:
             raise self.fail("a player cannot claim its own discard")
         rel = self.relative(claimer, seat)
@@ -409,7 +413,7 @@ class Table:
     def on_kong_event(self, seat: int, tile: int, concealed: bool) -> None:
         self.start_play()
         if self.phase != Phase.TURN or seat != self.turn:
-            raise self.fail(f"seat {seat} declares a kong out of turn")
+            raise self.fail(f"{self.name(seat)} declares a kong out of turn")
         if self.wall <= 0:
             raise self.fail("no kong once the wall is empty")
         s = self.seats[seat]
@@ -423,7 +427,7 @@ class Table:
             return
         i = next((i for i, m in enumerate(s.melds) if m.kind == MeldKind.PUNG and m.first == tile), None)
         if i is None:
-            raise self.fail(f"seat {seat} adds {format_tile(tile)} to a pung it does not have")
+            raise self.fail(f"{self.name(seat)} adds {format_tile(tile)} to a pung it does not have")
         fresh = self.turn_kind in (TurnKind.DRAWN, TurnKind.REPLACEMENT) and self.drawn_tile == tile
         self.take(seat, tile)
         old = s.melds[i]
@@ -468,9 +472,9 @@ class Table:
         try:
             result = api.evaluate(hand, ctx, self.rule_set, self.options)
         except EngineError as e:  # the rule set refuses this win (a discard win where only self-draws win, ...)
-            raise self.fail(f"seat {winner} cannot win so: {e.message}") from None
+            raise self.fail(f"{self.name(winner)} cannot win so: {e.message}") from None
         if not result.is_win or result.best is None or not result.best.meets_minimum:
-            raise self.fail(f"seat {winner}'s hand does not win"
+            raise self.fail(f"{self.name(winner)}'s hand does not win"
                             + (" (under the minimum)" if result.is_win else ""))
         self.wins.append(WinRecord(winner, discarder, win_tile, result.best, ctx, self.index))
         self.settle_win(winner, discarder, result.best, ctx)
@@ -494,12 +498,12 @@ class Table:
         if discarder is None:
             self.start_play()
             if self.phase != Phase.TURN or winner != self.turn or self.turn_kind == TurnKind.CLAIMED:
-                raise self.fail(f"seat {winner} declares a self-drawn win without having drawn")
+                raise self.fail(f"{self.name(winner)} declares a self-drawn win without having drawn")
             start = self.turn_kind == TurnKind.START
             if not start and win_tile != self.drawn_tile:
                 raise self.fail("the self-drawn winning tile is the tile drawn")
             if not s.counts[win_tile]:
-                raise self.fail(f"seat {winner} does not hold {format_tile(win_tile)}")
+                raise self.fail(f"{self.name(winner)} does not hold {format_tile(win_tile)}")
             hand = self.hand(winner, win_tile, minus=win_tile)
             flags.update(replacement_tile=self.turn_kind == TurnKind.REPLACEMENT, last_wall_tile=self.wall == 0,
                          heavenly=start and not s.melds and winner == self.dealer,
@@ -517,8 +521,8 @@ class Table:
         elif self.phase == Phase.CLAIMS and self.discard is not None:
             seat, tile = self.discard
             if discarder != seat or win_tile != tile or winner == seat:
-                raise self.fail(f"the win names {format_tile(win_tile)} from seat {discarder}; the discard is "
-                                f"{format_tile(tile)} from seat {seat}")
+                raise self.fail(f"the win names {format_tile(win_tile)} from {self.name(discarder)}; the discard is "
+                                f"{format_tile(tile)} from {self.name(seat)}")
             hand = self.hand(winner, tile)
             flags.update(last_wall_tile=self.discard_last, last_of_kind=self.visible(tile) - 1 == 3)
         else:

@@ -84,7 +84,7 @@ def test_shoot_after_kong_call_transfer_shared_by_the_winners() -> None:
 
 def test_after_several_winners_the_seat_after_the_last_draws() -> None:
     hand = sc(*KONG_SHOT, r.Win(S), r.Win(W))
-    assert "seat 3's draw" in illegal(then(hand, r.Draw(S, T("1p"))))
+    assert "North's draw" in illegal(then(hand, r.Draw(S, T("1p"))))
     assert "already won" in illegal(then(hand, r.Win(S)))
     assert {s.seat for s in r.legal(then(hand, r.Draw(N, T("1p"))))} == {N}
 
@@ -128,7 +128,7 @@ def test_robbed_kong_refunds_its_money() -> None:
     assert upto(out, n) == (0, 2, -2, 0)  # the kong's 3 went back; the robbed player pays the value
     assert at(out, "KONG_REFUND", n - 1) == [(W, E, 1), (W, S, 1), (W, N, 1)]
     # play goes on after the robber (West, without a replacement tile), not at North
-    assert "seat 2's draw" in illegal(then(robbed, r.Draw(N, T("9s"))))
+    assert "West's draw" in illegal(then(robbed, r.Draw(N, T("9s"))))
     no_rob = replace(hand, options=SichuanOptions(set_aside=False, robbing_kong=False))
     assert "no discard open" in illegal(then(no_rob, r.Win(S)))
 
@@ -198,7 +198,7 @@ def test_no_chow_and_turn_order() -> None:
     assert "never a chow" in illegal(sc(*START, r.Discard(E, T("9p")),
                                         r.Claim(S, MeldKind.CHOW, (T("7p"), T("8p"), T("9p")))))
     assert "out of turn" in illegal(sc(*START, r.Discard(S, T("4m"))))
-    assert "seat 1's draw" in illegal(sc(*START, r.Discard(E, T("8m")), r.Draw(W, T("5s"))))
+    assert "South's draw" in illegal(sc(*START, r.Discard(E, T("8m")), r.Draw(W, T("5s"))))
     assert "fifth 9p" in illegal(sc(*START, r.Discard(E, T("8m")), r.Draw(S, T("9p")), r.Discard(S, T("9p")),
                                     r.Draw(W, T("9p"))))
 

@@ -193,6 +193,10 @@ class Round:
 
     # ------------------------------------------------------------------ helpers
 
+    def name(self, seat: int | None) -> str:
+        """A seat as the log names it: its wind."""
+        return "nobody" if seat is None else self.wind(seat).name.title()
+
     def fail(self, message: str) -> IllegalEventError:
         return IllegalEventError(self.index, message)
 
@@ -224,7 +228,7 @@ class Round:
     def take(self, seat: int, tile: int, n: int = 1) -> None:
         s = self.seats[seat]
         if s.counts[tile] < n:
-            raise self.fail(f"seat {seat} holds {s.counts[tile]} {format_tile(tile)}, needs {n}")
+            raise self.fail(f"{self.name(seat)} holds {s.counts[tile]} {format_tile(tile)}, needs {n}")
         s.counts[tile] -= n
 
     def hand(self, seat: int, win: int | None, *, minus: int | None = None) -> Hand:
@@ -270,7 +274,7 @@ class Round:
         for seat, tiles in enumerate(hands):
             want = 14 if seat == self.dealer else 13
             if len(tiles) != want:
-                raise self.fail(f"seat {seat} is dealt {len(tiles)} tiles, expected {want}")
+                raise self.fail(f"{self.name(seat)} is dealt {len(tiles)} tiles, expected {want}")
             for t in tiles:
                 self.see(t)
                 self.seats[seat].counts[t] += 1
@@ -295,7 +299,7 @@ class Round:
             raise self.fail("every player passes to another player, all in one direction")
         for s, tiles in enumerate(passed):
             if len(tiles) != 3 or len({suit_of(t) for t in tiles}) != 1:
-                raise self.fail(f"seat {s} passes {len(tiles)} tiles; exchange three passes three of one suit")
+                raise self.fail(f"{self.name(s)} passes {len(tiles)} tiles; exchange three passes three of one suit")
             for t in tiles:
                 self.take(s, t)
         for s, tiles in enumerate(passed):
@@ -314,16 +318,18 @@ class Round:
         for seat, (suit, tile) in enumerate(zip(suits, aside, strict=True)):
             s = self.seats[seat]
             if suit not in SUITS:
-                raise self.fail(f"seat {seat}: {suit!r} is not a suit")
+                raise self.fail(f"{self.name(seat)}: {suit!r} is not a suit")
             s.void = Suit(suit)
             if tile is None:
                 if set_aside and self.holds_void(s):
-                    raise self.fail(f"seat {seat} holds its void suit and sets no tile of it aside (option set_aside)")
+                    raise self.fail(f"{self.name(seat)} holds its void suit and sets no tile of it aside "
+                                    "(option set_aside)")
                 continue
             if not set_aside:
-                raise self.fail(f"seat {seat} sets a tile aside, which this table does not (option set_aside)")
+                raise self.fail(f"{self.name(seat)} sets a tile aside, which this table does not (option set_aside)")
             if suit_of(tile) != s.void or not s.counts[tile]:
-                raise self.fail(f"seat {seat} sets aside {format_tile(tile)}, not a tile of its void suit it holds")
+                raise self.fail(f"{self.name(seat)} sets aside {format_tile(tile)}, not a tile of its void suit it "
+                                "holds")
             s.set_aside = tile
         self.phase, self.turn, self.turn_kind = Phase.TURN, self.dealer, TurnKind.START
 
@@ -357,7 +363,7 @@ class Round:
         if self.phase != Phase.DRAW:
             raise self.fail("a draw out of turn")
         if seat != self.turn:
-            raise self.fail(f"seat {seat} draws, but it is seat {self.turn}'s draw")
+            raise self.fail(f"{self.name(seat)} draws, but it is {self.name(self.turn)}'s draw")
         if self.wall <= 0:
             raise self.fail("the wall is empty")
         self.see(tile)
@@ -390,13 +396,13 @@ class Round:
 
     def on_discard(self, seat: int, tile: int) -> None:
         if self.phase != Phase.TURN or seat != self.turn:
-            raise self.fail(f"seat {seat} discards out of turn")
+            raise self.fail(f"{self.name(seat)} discards out of turn")
         s = self.seats[seat]
         if s.set_aside is not None and tile != s.set_aside:
-            raise self.fail(f"seat {seat}'s first discard is its set-aside tile {format_tile(s.set_aside)}")
+            raise self.fail(f"{self.name(seat)}'s first discard is its set-aside tile {format_tile(s.set_aside)}")
         if (self.opts.void_discard == VoidDiscard.STRICT and self.holds_void(s) and s.void is not None
                 and suit_of(tile) != s.void):
-            raise self.fail(f"seat {seat} holds its void suit and must discard it first (strict void rule)")
+            raise self.fail(f"{self.name(seat)} holds its void suit and must discard it first (strict void rule)")
         self.take(seat, tile)
         s.set_aside = None
         self.discard = (seat, tile)
@@ -411,12 +417,12 @@ class Round:
         seat, tile = self.discard
         s = self.check_seat(claimer, "seat")
         if named_from != seat or claimed != tile:
-            raise self.fail(f"the claim names {format_tile(claimed)} from seat {named_from}; the discard is "
-                            f"{format_tile(tile)} from seat {seat}")
+            raise self.fail(f"the claim names {format_tile(claimed)} from {self.name(named_from)}; the discard is "
+                            f"{format_tile(tile)} from {self.name(seat)}")
         if claimer == seat or s.out:
-            raise self.fail(f"seat {claimer} cannot claim this discard")
+            raise self.fail(f"{self.name(claimer)} cannot claim this discard")
         if suit_of(tile) == s.void:
-            raise self.fail(f"seat {claimer} cannot claim a tile of its void suit")
+            raise self.fail(f"{self.name(claimer)} cannot claim a tile of its void suit")
         self.close_claims()
         if kind == MeldKind.PUNG:
             self.take(claimer, tile, 2)
@@ -442,12 +448,12 @@ class Round:
 
     def on_kong_event(self, seat: int, tile: int, concealed: bool) -> None:
         if self.phase != Phase.TURN or seat != self.turn:
-            raise self.fail(f"seat {seat} declares a kong out of turn")
+            raise self.fail(f"{self.name(seat)} declares a kong out of turn")
         if self.wall <= 0:
             raise self.fail("no kong once the wall is empty")
         s = self.seats[seat]
         if suit_of(tile) == s.void:
-            raise self.fail(f"seat {seat} cannot declare a kong of its void suit")
+            raise self.fail(f"{self.name(seat)} cannot declare a kong of its void suit")
         others = self.still_in(seat)
         if concealed:
             self.take(seat, tile, 4)
@@ -458,7 +464,7 @@ class Round:
             return
         meld = next((m for m in s.melds if m.kind == MeldKind.PUNG and m.tile == tile), None)
         if meld is None:
-            raise self.fail(f"seat {seat} adds {format_tile(tile)} to a pung it does not have")
+            raise self.fail(f"{self.name(seat)} adds {format_tile(tile)} to a pung it does not have")
         fresh = self.turn_kind in (TurnKind.DRAWN, TurnKind.REPLACEMENT) and self.drawn_tile == tile
         self.take(seat, tile)
         meld.kind, meld.added = MeldKind.KONG, True
@@ -509,7 +515,7 @@ class Round:
     def on_win(self, winner: int, win_tile: int, discarder: int | None, horses: tuple[int, ...] = ()) -> None:
         s = self.check_seat(winner, "seat")
         if s.out:
-            raise self.fail(f"seat {winner} has already won")
+            raise self.fail(f"{self.name(winner)} has already won")
         if discarder is None:
             self.self_drawn_win(winner, win_tile)
         elif self.phase == Phase.ROB:
@@ -522,13 +528,13 @@ class Round:
 
     def self_drawn_win(self, winner: int, win_tile: int) -> None:
         if self.phase != Phase.TURN or winner != self.turn or self.turn_kind == TurnKind.CLAIMED:
-            raise self.fail(f"seat {winner} declares a self-drawn win without having drawn")
+            raise self.fail(f"{self.name(winner)} declares a self-drawn win without having drawn")
         start = self.turn_kind == TurnKind.START
         if not start and win_tile != self.drawn_tile:
             raise self.fail(f"the self-drawn winning tile is the tile drawn, {format_tile(self.drawn_tile or 0)}")
         s = self.seats[winner]
         if not s.counts[win_tile]:
-            raise self.fail(f"seat {winner} does not hold {format_tile(win_tile)}")
+            raise self.fail(f"{self.name(winner)} does not hold {format_tile(win_tile)}")
         earthly = (self.turn_kind == TurnKind.DRAWN and winner != self.dealer and s.drawn == 1
                    and not self.calls_made)
         ctx = self.context(winner, None, replacement_tile=self.turn_kind == TurnKind.REPLACEMENT,
@@ -536,7 +542,7 @@ class Round:
         scored = None if self.holds_void(s) else self.score(
             self.hand(winner, win_tile, minus=win_tile), ctx)
         if scored is None:
-            raise self.fail(f"seat {winner}'s hand does not win (a declared win without one is a FalseWin)")
+            raise self.fail(f"{self.name(winner)}'s hand does not win (a declared win without one is a FalseWin)")
         value, fan = scored
         bonus = 1 if self.opts.self_draw == SelfDraw.ADD_BASE else 0
         for payer in self.still_in(winner):
@@ -552,17 +558,16 @@ class Round:
             raise self.fail("a win on a discard with no discard open to it")
         seat, tile = self.discard
         if discarder != seat or win_tile != tile:
-            raise self.fail(f"the win names {format_tile(win_tile)} from seat {discarder}; the discard is "
-                            f"{format_tile(tile)} from seat {seat}")
+            raise self.fail(f"the win names {format_tile(win_tile)} from {self.name(discarder)}; the discard is "
+                            f"{format_tile(tile)} from {self.name(seat)}")
         if winner == seat or winner in self.winners_here:
-            raise self.fail(f"seat {winner} cannot win on this discard")
+            raise self.fail(f"{self.name(winner)} cannot win on this discard")
         scored = self.evaluate_discard_win(winner, seat, tile, self.discard_after_kong, self.discard_last, False)
         if scored is None:
-            raise self.fail(f"seat {winner}'s hand does not win on {format_tile(tile)}")
+            raise self.fail(f"{self.name(winner)}'s hand does not win on {format_tile(tile)}")
         if not self.may_win_again(winner, seat, tile):
-            raise self.fail(f"seat {winner} passed a win worth {self.seats[winner].passed_fan} fan since its last "
-                            "draw (过水): it may "
-                            "win on a discard again only with more fan, or after drawing")
+            raise self.fail(f"{self.name(winner)} passed a win worth {self.seats[winner].passed_fan} fan since its "
+                            "last draw (过水): it may win on a discard again only with more fan, or after drawing")
         value, fan = scored
         self.pay(Line.WIN, seat, winner, value)
         ctx = self.context(winner, seat, after_kong_discard=self.discard_after_kong, last_wall_tile=self.discard_last)
@@ -599,13 +604,13 @@ class Round:
         assert self.rob is not None
         owner, tile = self.rob
         if discarder != owner or win_tile != tile:
-            raise self.fail(f"the robbing win names {format_tile(win_tile)} from seat {discarder}; the kong is "
-                            f"{format_tile(tile)} of seat {owner}")
+            raise self.fail(f"the robbing win names {format_tile(win_tile)} from {self.name(discarder)}; the kong is "
+                            f"{format_tile(tile)} of {self.name(owner)}")
         if winner == owner or winner in self.winners_here:
-            raise self.fail(f"seat {winner} cannot rob this kong")
+            raise self.fail(f"{self.name(winner)} cannot rob this kong")
         scored = self.evaluate_discard_win(winner, owner, tile, False, False, True)
         if scored is None:
-            raise self.fail(f"seat {winner}'s hand does not win on the robbed {format_tile(tile)}")
+            raise self.fail(f"{self.name(winner)}'s hand does not win on the robbed {format_tile(tile)}")
         value, fan = scored
         self.pay(Line.WIN, owner, winner, value)
         ctx = self.context(winner, owner, robbing_kong=True)
@@ -635,7 +640,7 @@ class Round:
 
     def on_false_win(self, seat: int) -> None:
         if self.phase != Phase.TURN or seat != self.turn:
-            raise self.fail(f"seat {seat} declares a win out of turn")
+            raise self.fail(f"{self.name(seat)} declares a win out of turn")
         penalty = self.opts.false_win_penalty
         if type(penalty) is not int or penalty < 0:
             raise BadOptionError("options.sichuan.false_win_penalty: expected a whole number 0 or more",
