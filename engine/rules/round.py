@@ -1,13 +1,17 @@
-"""The round of the Chinese rule sets as the referee replays it: the replay's events, and the replay
-shared by the tables where one win ends the hand (MCR, the two-player table, Hong Kong, Guangdong).
-Sichuan's bloody round has its own replay (engine/rules/sichuan/referee.py) on the same events. A hand's
-log (engine.referee.HandLog) is read into these by engine/rules/round_log.py, which also writes the
-answers as the contract's.
+"""The round of the Chinese rule sets as the referee replays it: the replay shared by the tables where one
+win ends the hand (MCR, the two-player table, Hong Kong, Guangdong), and `SeatLegal`, what a seat may do next
+(shared with Sichuan's bloody round, engine/rules/sichuan/referee.py). The replay reads the contract's events
+(engine.referee.HandLog) directly: engine/rules/round_log.py plays each on the table's `on_*` method
+(`begin` first, then `on_deal`, `on_draw`, `on_flower`, `on_discard`, `on_claim`, `on_kong_event`, `on_win`,
+`on_wall_end_event`) with the seat as its turn-order index and what the log leaves implicit (a win's tile
+and discarder, a claim's discarder) read from the point of play, and writes the answers as the contract's.
 
-Seats are 0 .. n-1 in turn order (seat s + 1 plays after seat s); `dealer` sits East, the next seat
-South, and so on. Tiles are engine indices; flowers are `engine.hand.Flower` values, never tiles.
+Seats are 0 .. n-1 in turn order (seat s + 1 plays after seat s): seat 0 is East, the dealer, then South,
+West, North (the two-player table: East and its `other_wind`); messages name seats by wind, as the log
+does. Tiles are engine indices; flowers are `engine.hand.Flower` values, never tiles.
 
-The flow, checked event by event (IllegalEventError, code ILLEGAL_EVENT, names the event):
+The flow, checked event by event (engine.referee's IllegalEventError, code ILLEGAL_EVENT, field
+`log.events[N]`):
 
 * Deal: the dealer 14 playing tiles, the others 13, minus the flowers each was dealt; a dealt flower is
   shown as a FlowerTile followed by its replacement Draw, all before the dealer's first action.
@@ -17,7 +21,8 @@ The flow, checked event by event (IllegalEventError, code ILLEGAL_EVENT, names t
   seat only (where the rule set has chows); a kong needs a tile left in the wall.
 * A kong: concealed (four held), added (to the player's own pung; it may be robbed), exposed (a claim).
 * Win: the hand must win under the rule set, at or over its minimum, with the context derived from
-  the log; one winner ends the hand. DrawnGame: only when the wall is empty.
+  the log; one winner ends the hand. DrawnGame (EXHAUSTIVE): only when the wall is empty. FalseWin,
+  ExchangeThree and VoidSuit are not events of these tables.
 """
 
 from __future__ import annotations
@@ -149,7 +154,7 @@ class Table:
     chows: bool = True
     other_wind: Wind = Wind.WEST  # the two-player table: the non-dealer's seat wind
     seats: list[SeatState] = field(default_factory=list)
-    dealer: int = 0
+    dealer: int = 0  # East: the log's seats are winds, East deals
     wall: int = 0
     phase: Phase = Phase.DEAL
     turn: int = 0

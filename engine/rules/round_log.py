@@ -1,17 +1,21 @@
-"""The contract's hand log (`engine.referee.HandLog`) read into the Chinese replays, and their answers written
-as the contract's: one adapter for MCR, the two-player table, Hong Kong, Guangdong (`engine.rules.round`'s
+"""The contract's hand log (`engine.referee.HandLog`) read by the Chinese replays, and their answers written
+as the contract's: one reader for MCR, the two-player table, Hong Kong, Guangdong (`engine.rules.round`'s
 one-winner `Table`) and Sichuan (`engine.rules.sichuan.referee`'s bloody `Round`).
 
-The replays play their own compact events (seats as turn-order indices, the dealer seat 0 = East; a win
-naming its tile and discarder; Sichuan's four void suits as one event). Each contract event is read at the
-point of play it arrives at, so what the log leaves implicit comes from the replay's state: a discard win's
-tile and discarder (the open discard, or the added kong being robbed), a self-drawn win's tile (the tile just
-drawn; on the dealer's first turn, the one of its 14 that scores best), a claim's discarder. Seats are the
-table's winds: East, South, West, North; the two-player table East and its `other_wind` (West).
+The reader plays each contract event on the replay's methods (`begin(index, what)`, then `on_deal`,
+`on_draw`, `on_flower`, `on_discard`, `on_claim`, `on_kong_event`, `on_win`, `on_false_win`, `on_exchange`,
+`on_void`, `on_wall_end_event`), with each seat as its turn-order index: East (the dealer) 0, South 1,
+West 2, North 3; the two-player table East 0 and its `other_wind` 1 (West by default: mcr2p's
+`non_dealer_seat`); Guangdong's three players East, South, West. What the log leaves implicit comes from
+the replay's state at that point of play: a discard win's tile and discarder (the open discard, or the
+added kong being robbed), a self-drawn win's tile (the tile just drawn; on the dealer's first turn, the one
+of its 14 that scores best), a claim's discarder (and a chow's lowest tile, from its meld). Sichuan's four
+VoidSuit events are played as one declaration once all four seats have made theirs.
 
 What a Chinese rule set does not read is refused, never ignored: red fives, riichi, dora and ura indicators,
-kita, abortive draws, horses outside Guangdong, honba, riichi sticks and scores (ILLEGAL_EVENT naming the
-event, BAD_LOG naming a log field). Every fault is engine.referee's one IllegalEventError.
+kita, abortive draws, horses outside Guangdong (ILLEGAL_EVENT naming the event), honba, riichi sticks and
+scores (BAD_LOG naming the log field); Sichuan also refuses a prevalent wind other than East. Every fault is
+engine.referee's one IllegalEventError.
 """
 
 from __future__ import annotations
@@ -64,7 +68,7 @@ def check_log_fields(log: HandLog) -> None:
 
 
 class Reader:
-    """Reads the contract's events one by one into a replay (`state`: a round.Table or a sichuan Round)."""
+    """Reads the contract's events one by one onto a replay (`state`: a round.Table or a sichuan Round)."""
 
     def __init__(self, state: Any, rule_set: str, winds: Sequence[Wind]) -> None:
         self.state = state

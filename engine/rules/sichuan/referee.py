@@ -1,8 +1,11 @@
 """The Sichuan referee: a whole 血战到底 round replayed from its event log, each event checked, and
 every transfer of the round (wins, kong money, the wall's end) settled.
 
-Seats are 0-3 in turn order (seat s + 1 plays after seat s); `dealer` names the dealer's seat, who
-sits East for the hand's scoring. Tiles are engine indices (suited tiles only).
+The round reads the contract's HandLog (engine.referee) through engine/rules/round_log.py: `REFEREE`
+answers Legal and Settle, `replay_log` gives the Round at the log's end. Seats are 0-3 in turn order (seat
+s + 1 plays after seat s): East (the dealer) 0, South, West, North; messages name them by wind. Tiles are
+engine indices (suited tiles only). The money lines' reasons (`Line` names): WIN, KONG, KONG_REFUND,
+KONG_TRANSFER, FALSE_WIN, FLOWER_PIG, NOT_READY, VOID_PENALTY.
 
 The round (both sheets, MIL and Chengdu, their differences as options in round_options.py):
 
