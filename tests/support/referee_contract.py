@@ -61,7 +61,7 @@ def actions(seats: tuple[r.SeatActions, ...], seat: Wind, kind: ActionKind) -> l
 
 
 def illegal(hand: r.HandLog, at: int | None = None) -> str:
-    """Settle refuses the log with ILLEGAL_EVENT naming event `at` (the last by default); the message."""
+    """Legal refuses the log with ILLEGAL_EVENT naming event `at` (the last by default); the message."""
     with pytest.raises(r.IllegalEventError) as info:
         r.legal(hand)
     index = len(hand.events) - 1 if at is None else at
