@@ -24,6 +24,7 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine import rules
 from engine.hand import MeldKind, Suit, Wind
 from engine.referee import (
     Action,
@@ -59,7 +60,11 @@ from engine.tiles import format_tile
 
 
 def check_log_fields(log: HandLog) -> None:
-    """BAD_LOG for the log fields a Chinese rule set does not read."""
+    """BAD_LOG for the log fields a Chinese rule set does not read, and for options of another rule set."""
+    options_type = rules.get(log.rule_set).options_type
+    if log.options is not None and not isinstance(log.options, options_type):
+        raise BadLogError(f"log.options: {log.rule_set} takes {options_type.__name__}, not "
+                          f"{type(log.options).__name__}", "log.options")
     for name in ("honba", "riichi_sticks"):
         if getattr(log, name):
             raise BadLogError(f"log.{name}: {log.rule_set} has no {name.replace('_', ' ')}", f"log.{name}")
@@ -334,6 +339,7 @@ def settlement(reader: Reader, complete: bool, transfers: Sequence[Any], wins: S
 
 
 def _table_replay(make: Callable[[HandLog], rnd.Table], log: HandLog) -> Reader:
+    check_log_fields(log)  # before the table reads the options
     table = make(log)
     table.prevalent = log.prevalent_wind
     return replay(log, table, [table.wind(s) for s in range(table.seats_n)])

@@ -14,6 +14,7 @@ from engine import referee as r
 from engine.errors import EngineError
 from engine.hand import Flower, MeldKind, Suit, Wind
 from engine.referee import ActionKind
+from engine.rules.mcr.options import McrOptions
 from engine.rules.sichuan.options import SichuanOptions
 from engine.tiles import parse_tile, parse_tiles
 
@@ -275,3 +276,11 @@ def test_sichuan_has_no_prevalent_wind() -> None:
     with pytest.raises(r.BadLogError) as info:
         r.settle(replace(whole("sichuan"), prevalent_wind=Wind.SOUTH))
     assert info.value.field == "log.prevalent_wind"
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_options_of_another_rule_set_are_refused(rule_set: str) -> None:
+    other = McrOptions() if rule_set != "mcr" else SichuanOptions()
+    with pytest.raises(r.BadLogError) as info:
+        r.legal(replace(whole(rule_set), options=other))
+    assert (info.value.code, info.value.field) == ("BAD_LOG", "log.options")

@@ -815,6 +815,7 @@ def _with_void(opts: SichuanOptions, void: Suit | None) -> SichuanOptions:
 
 def replay_log(log: HandLog) -> round_log.Reader:
     """The log read and played (its `state`: the Round at its end); ILLEGAL_EVENT, BAD_LOG as Legal and Settle."""
+    round_log.check_log_fields(log)  # before the round reads the options
     opts = log.options if log.options is not None else SichuanOptions()
     if log.prevalent_wind != Wind.EAST:
         raise BadLogError("log.prevalent_wind: Sichuan has no prevalent wind", "log.prevalent_wind")
