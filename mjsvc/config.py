@@ -34,6 +34,8 @@ class ServeConfig:
     max_batch: int = 1000
     stream_rate: float = 1000.0
     stream_burst: int = 0
+    max_streams: int = 4096
+    stream_idle_timeout: float = 600.0
     tls_cert: str = ""
     tls_key: str = ""
     grace: float = 10.0
@@ -76,6 +78,12 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
      "messages per second allowed on one Play stream (0: no limit); excess messages are answered "
      "with a RESOURCE_EXHAUSTED error"),
     ("stream_burst", "MJSVC_STREAM_BURST", "burst allowance of a Play stream (0: one second's worth)"),
+    ("max_streams", "MJSVC_MAX_STREAMS",
+     "Play streams open at once per worker; one more is refused with RESOURCE_EXHAUSTED (STREAM_LIMIT; 0: no "
+     "cap). An open stream costs about 21 KB of worker memory"),
+    ("stream_idle_timeout", "MJSVC_STREAM_IDLE_TIMEOUT",
+     "seconds a Play stream may send nothing before the server ends it with UNAVAILABLE (STREAM_IDLE; 0: "
+     "never); a table reopens it on its next message"),
     ("tls_cert", "MJSVC_TLS_CERT", "PEM certificate chain file; with --tls-key the port speaks TLS"),
     ("tls_key", "MJSVC_TLS_KEY", "PEM private key file"),
     ("grace", "MJSVC_GRACE", "seconds in-flight calls get to finish after SIGTERM"),
@@ -136,7 +144,8 @@ def from_args(args: argparse.Namespace, environ: dict[str, str] | None = None) -
 def check(cfg: ServeConfig) -> None:
     if bool(cfg.tls_cert) != bool(cfg.tls_key):
         raise SystemExit("TLS needs both --tls-cert and --tls-key")
-    for name in ("port", "metrics_port", "workers", "cache_size", "cache_bytes", "max_concurrent_rpcs", "max_batch"):
+    for name in ("port", "metrics_port", "workers", "cache_size", "cache_bytes", "max_concurrent_rpcs", "max_batch",
+                 "max_streams", "stream_idle_timeout"):
         if getattr(cfg, name) < 0:
             raise SystemExit(f"--{name.replace('_', '-')} must be >= 0")
     if cfg.port == 0:

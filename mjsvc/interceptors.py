@@ -36,9 +36,10 @@ from google.protobuf.message import DecodeError, Message
 
 from engine.errors import EngineError
 from mjsvc import limits, metrics, wire
-from mjsvc.errors import INTERNAL, UNAVAILABLE, CallError, Failure
+from mjsvc.errors import INTERNAL, STREAM_IDLE, STREAM_LIMIT, UNAVAILABLE, CallError, Failure
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.service import Deadline, bad_request
+from mjsvc.tracing import Tracing
 
 log = logging.getLogger("mjsvc.worker")
 
@@ -296,9 +297,12 @@ class ErrorInterceptor(_Wrapping):
         fail(context, request.failure())
 
     @staticmethod
-    def _internal(name: str, context: grpc.aio.ServicerContext) -> None:
+    def _internal(name: str, context: grpc.aio.ServicerContext, trace: str = "") -> None:
         rid = request_id(context)
-        log.exception("request %s: %s failed", rid, name)
+        if trace:
+            log.exception("request %s (trace %s): %s failed", rid, trace, name)
+        else:
+            log.exception("request %s: %s failed", rid, name)
         context.set_code(grpc.StatusCode.INTERNAL)
         context.set_details(f"internal error; request id {rid}")
         context.set_trailing_metadata(((REQUEST_ID, rid),))
@@ -438,9 +442,13 @@ class CallInterceptor(DrainInterceptor):
     message passes one. The four classes stay as the reference these are tested against
     (tests/unit/test_interceptors.py runs the same calls through both)."""
 
-    def __init__(self, body_limits: dict[str, int] | None = None) -> None:
+    def __init__(self, body_limits: dict[str, int] | None = None, max_streams: int = 0,
+                 stream_idle: float = 0.0, tracing: Tracing | None = None) -> None:
         super().__init__()
+        self.tracing = tracing  # OpenTelemetry spans (mjsvc.tracing), when on
         self._body_limits = body_limits or {}
+        self.max_streams = max_streams  # Play streams open at once on this worker (0: no cap)
+        self.stream_idle = stream_idle  # seconds a Play stream may send nothing before it is closed (0: never)
 
     def wrap_unary(self, name: str, handler: Handler) -> Handler:
         m = metrics.MethodMetrics("unary", SERVICE_NAME, name)
@@ -451,6 +459,7 @@ class CallInterceptor(DrainInterceptor):
             m.started.inc()
             m.received.inc()
             code = "OK"
+            span = None if self.tracing is None else self.tracing.start(name, request_id(context), request)
             try:
                 response = None
                 if type(request) is Undecodable:
@@ -465,7 +474,7 @@ class CallInterceptor(DrainInterceptor):
                     except (asyncio.CancelledError, grpc.aio.AbortError):
                         raise
                     except Exception:
-                        ErrorInterceptor._internal(name, context)
+                        ErrorInterceptor._internal(name, context, self._trace(span))
                 code = _code_name(context, "OK")
                 if code == "OK":
                     m.sent.inc()
@@ -479,8 +488,14 @@ class CallInterceptor(DrainInterceptor):
             finally:
                 m.handled(code).inc()
                 m.seconds.observe(time.perf_counter() - t0)
+                if span is not None:
+                    Tracing.end(span, code)
 
         return handler._replace(unary_unary=unary, **_codec(self._body_limits, name, handler))
+
+    @staticmethod
+    def _trace(span: Any) -> str:
+        return "" if span is None else Tracing.trace_id(span)
 
     async def _admitted(self, behavior: Callable[[Any, Any], Awaitable[Any]], request: Any,
                         context: grpc.aio.ServicerContext) -> Any:
@@ -511,8 +526,26 @@ class CallInterceptor(DrainInterceptor):
         m = metrics.MethodMetrics("bidi_stream", SERVICE_NAME, name)
         behavior = handler.stream_stream
 
+        idle = self.stream_idle
+        idle_failure = Failure(grpc.StatusCode.UNAVAILABLE, STREAM_IDLE,
+                               f"no message on this Play stream for {idle:g} s: closed, open a new one")
+
         async def counted(requests: AsyncIterator[Any], deadline: Deadline | None) -> AsyncIterator[Any]:
-            async for r in requests:
+            if not idle:
+                async for r in requests:
+                    m.received.inc()
+                    if deadline is not None:
+                        deadline.check()
+                    yield r
+                return
+            it = requests.__aiter__()
+            while True:
+                try:
+                    r = await asyncio.wait_for(it.__anext__(), idle)
+                except StopAsyncIteration:
+                    return
+                except TimeoutError:
+                    raise CallError(idle_failure) from None
                 m.received.inc()
                 if deadline is not None:
                     deadline.check()
@@ -523,10 +556,16 @@ class CallInterceptor(DrainInterceptor):
             m.started.inc()
             metrics.open_streams.inc()
             code = "OK"
+            span = None if self.tracing is None else self.tracing.start(name, request_id(context))
             try:
                 try:
                     if self.draining:
                         raise self._refused()
+                    if self.max_streams and self.streams_open >= self.max_streams:
+                        raise CallError(Failure(
+                            grpc.StatusCode.RESOURCE_EXHAUSTED, STREAM_LIMIT,
+                            f"{self.max_streams} Play streams are open on this worker: try again later or on "
+                            "another connection"))
                     self.streams_open += 1
                     self.started += 1
                     try:
@@ -545,7 +584,7 @@ class CallInterceptor(DrainInterceptor):
                 except Exception:
                     if context.cancelled():  # the client went away while we wrote: not our error
                         raise asyncio.CancelledError() from None
-                    ErrorInterceptor._internal(name, context)
+                    ErrorInterceptor._internal(name, context, self._trace(span))
                 # As MetricsInterceptor: let a client's cancel arrive, so it is counted CANCELLED, not OK.
                 await asyncio.sleep(STREAM_END_WAIT)
                 code = _code_name(context, "OK")
@@ -559,6 +598,8 @@ class CallInterceptor(DrainInterceptor):
                 metrics.open_streams.dec()
                 m.handled(code).inc()
                 m.seconds.observe(time.perf_counter() - t0)
+                if span is not None:
+                    Tracing.end(span, code)
 
         return handler._replace(stream_stream=stream, **_codec(self._body_limits, name, handler))
 
@@ -570,7 +611,8 @@ def chain(body_limits: dict[str, int] | None = None
     return MetricsInterceptor(), ErrorInterceptor(body_limits), DrainInterceptor(), DeadlineInterceptor()
 
 
-def interceptors(body_limits: dict[str, int] | None = None) -> tuple[CallInterceptor]:
+def interceptors(body_limits: dict[str, int] | None = None, max_streams: int = 0,
+                 stream_idle: float = 0.0, tracing: Tracing | None = None) -> tuple[CallInterceptor]:
     """What the server runs: one `CallInterceptor`; `body_limits`: method name -> the largest body parsed
-    (`mjsvc.limits.body_limits`)."""
-    return (CallInterceptor(body_limits),)
+    (`mjsvc.limits.body_limits`); `max_streams`, `stream_idle`: the Play streams' cap and idle timeout."""
+    return (CallInterceptor(body_limits, max_streams, stream_idle, tracing),)

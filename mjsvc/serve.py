@@ -228,15 +228,13 @@ def run(args: argparse.Namespace) -> int:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     for name, value in WORKER_MALLOC.items():  # an operator's own values win
         os.environ.setdefault(name, value)
-    from prometheus_client import start_http_server
-
-    from mjsvc import metrics
+    from mjsvc import metrics, metrics_http
 
     metrics.set_build_info()
     http = None
     if cfg.metrics_port:
         try:
-            http, _ = start_http_server(cfg.metrics_port, cfg.metrics_host, registry=metrics.merged_registry())
+            http = metrics_http.start(cfg.metrics_port, cfg.metrics_host, metrics.merged_registry())
         except OSError as err:
             raise SystemExit(f"cannot serve metrics on {cfg.metrics_host}:{cfg.metrics_port}: {err.strerror}") from None
         log.info("metrics on http://%s:%d/metrics", cfg.metrics_host, cfg.metrics_port)

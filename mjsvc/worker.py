@@ -24,7 +24,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from mjsvc import gctune, limits, metrics, service_config
+from mjsvc import gctune, limits, metrics, service_config, tracing
 from mjsvc.config import ServeConfig
 from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
 from mjsvc.interceptors import SERVICE_NAME, DrainInterceptor, interceptors
@@ -110,7 +110,8 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None, supervis
     warm = warm_up() if service.uses_engine else True
     gctune.freeze()  # the warm engine tables are permanent: keep full collections from walking them
 
-    chain = interceptors(limits.body_limits(cfg.max_batch, cfg.max_message_bytes))
+    chain = interceptors(limits.body_limits(cfg.max_batch, cfg.max_message_bytes), cfg.max_streams,
+                         cfg.stream_idle_timeout, tracing.from_environment())
     drain = next(i for i in chain if isinstance(i, DrainInterceptor))
     server = grpc.aio.server(options=server_options(cfg), interceptors=chain,
                              maximum_concurrent_rpcs=cfg.max_concurrent_rpcs or None)

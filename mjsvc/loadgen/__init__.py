@@ -2,6 +2,8 @@
 
 - `simulation`: the game each table plays (seeded walls, draws, discards by the server's advice, claims),
   the pacing of an offered load, and a run of many tables (`Config`, `run_async`, `run_config`);
+- `table`: what every table shares (its client, each call timed and counted, the loop over games);
+  `referee_game`: tables refereed by the server through Legal and Settle (`--game riichi|sichuan`);
 - `transport`: one unary client or one `Play` stream per table, on channels with the published service
   config;
 - `report`: what a run measures (latencies per call and per second, errors, games) and how it prints;
@@ -14,7 +16,8 @@ from __future__ import annotations
 
 from mjsvc.loadgen.cli import HELP, RequestSampler, add_arguments, config_from_args, main, run, write_request_files
 from mjsvc.loadgen.report import Stats, format_report, percentile, summary_ms
-from mjsvc.loadgen.simulation import Config, Pacer, RunState, Table, claimed_from, run_async, run_config
+from mjsvc.loadgen.simulation import Config, Table, claimed_from, run_async, run_config
+from mjsvc.loadgen.table import Pacer, RunState
 from mjsvc.loadgen.transport import SANITY, CallFailed, StreamClient, UnaryClient, make_channel
 
 __all__ = ["HELP", "SANITY", "CallFailed", "Config", "Pacer", "RequestSampler", "RunState", "Stats", "StreamClient",

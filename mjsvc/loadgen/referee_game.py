@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
+from mjsvc.loadgen.table import BaseTable
 
 GAMES = ("mcr", "riichi", "sichuan")
 _SUITED = 27
@@ -112,13 +113,7 @@ def choose_win(seats: Sequence[pb.SeatActions], rng: random.Random) -> pb.SeatAc
     return winners[0] if winners and rng.random() < 0.9 else None
 
 
-def _table_base() -> type:
-    from mjsvc.loadgen.simulation import Table
-
-    return Table
-
-
-class RefereeTable(_table_base()):  # type: ignore[misc]
+class RefereeTable(BaseTable):
     """A table of `game` (riichi or sichuan) refereed through Legal and Settle; see the module docstring."""
 
     def __init__(self, *args: Any, game: str = "riichi", **kwargs: Any) -> None:

@@ -9,8 +9,13 @@ answered whole), so keep-alive works without chunking.
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass, field
 from http import HTTPStatus
+
+_DIGITS = re.compile(r"[0-9]{1,15}")  # str.isdigit() also takes "²" and other digits int() refuses
+_HEX = re.compile(rb"[0-9A-Fa-f]{1,15}")  # a chunk size: hex digits only (int(..., 16) takes "-1", "+1", "0x1")
+_VALUE = re.compile(r"[\t\x20-\x7e]*")  # header values are forwarded as gRPC metadata: printable ASCII
 
 
 class HttpError(Exception):
@@ -79,6 +84,8 @@ def _parse_head(raw: bytes) -> tuple[str, str, str, dict[str, str]]:
             raise HttpError(400, f"bad header line {line[:80]!r}")
         key = name.lower()
         value = value.strip()
+        if not _VALUE.fullmatch(value):
+            raise HttpError(400, f"header {key[:40]!r}: a value of printable ASCII only")
         headers[key] = f"{headers[key]}, {value}" if key in headers else value
     return method, target, version, headers
 
@@ -114,7 +121,7 @@ async def _read_body(reader: asyncio.StreamReader, headers: dict[str, str], limi
             raise HttpError(501, f"transfer-encoding {coding!r} is not supported")
         return await _read_chunked(reader, limit)
     length_text = headers.get("content-length", "0")
-    if not length_text.isdigit():
+    if not _DIGITS.fullmatch(length_text):
         raise HttpError(400, f"bad content-length {length_text[:20]!r}")
     length = int(length_text)
     if length > limit:
@@ -126,15 +133,20 @@ async def _read_chunked(reader: asyncio.StreamReader, limit: int) -> bytes:
     parts: list[bytes] = []
     total = 0
     while True:
-        size_line = await reader.readuntil(b"\r\n")
-        size_text = size_line.split(b";", 1)[0].strip()
         try:
-            size = int(size_text, 16)
-        except ValueError:
-            raise HttpError(400, "bad chunk size") from None
+            size_line = await reader.readuntil(b"\r\n")
+        except asyncio.LimitOverrunError:
+            raise HttpError(400, "chunk size line too long") from None
+        size_text = size_line.split(b";", 1)[0].strip()
+        if not _HEX.fullmatch(size_text):
+            raise HttpError(400, "bad chunk size")
+        size = int(size_text, 16)
         if size == 0:
-            while (await reader.readuntil(b"\r\n")) != b"\r\n":  # trailer fields, ignored
-                pass
+            try:
+                while (await reader.readuntil(b"\r\n")) != b"\r\n":  # trailer fields, ignored
+                    pass
+            except asyncio.LimitOverrunError:
+                raise HttpError(400, "trailer line too long") from None
             return b"".join(parts)
         total += size
         if total > limit:

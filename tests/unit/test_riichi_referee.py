@@ -23,6 +23,7 @@ from engine.referee import (
     HandEvent,
     HandLog,
     IllegalEventError,
+    Kong,
     SeatTiles,
     Win,
 )
@@ -388,3 +389,27 @@ def test_fast_waits_are_the_plain_ones() -> None:
             counts[t] += 1
         assert waits(counts) == waits_plain(counts) != [], text
     assert cases > 20  # ready hands were met, not only the empty answer
+
+
+def test_thirteen_orphans_robs_a_concealed_kong_only_with_the_option() -> None:
+    """Tenhou's rule (majiang-core's default does not allow it): South, waiting on 1m with thirteen orphans,
+    may rob East's concealed kong of 1m; a seat with any other hand never robs a concealed kong."""
+    deal = Deal((SeatTiles(E, tuple(parse_tiles("1111m234p567s3456p"))),
+                 SeatTiles(S, tuple(parse_tiles("99m19p19s1234567z"))),
+                 SeatTiles(W, tuple(parse_tiles("2345678m223456p"))),
+                 SeatTiles(N, tuple(parse_tiles("2345678s667788p")))), (t("P"),))
+    events = (deal, Kong(E, t("1m")))
+    off = HandLog(rule_set="riichi", events=events)
+    assert {s.seat for s in referee.legal(off)} == {E}  # the replacement draw: nobody may rob
+    with pytest.raises(IllegalEventError):
+        referee.legal(HandLog(rule_set="riichi", events=(*events, Win(S))))
+    on = HandLog(rule_set="riichi", events=events, options=RiichiOptions(kokushi_robs_concealed_kong=True))
+    offered = {s.seat: [a.kind for a in s.actions] for s in referee.legal(on)}
+    assert offered == {E: [ActionKind.DRAW], S: [ActionKind.WIN_DISCARD, ActionKind.PASS]}
+    out = referee.settle(HandLog(rule_set="riichi", events=(*events, Win(S)), options=on.options))
+    assert out.wins[0].best is not None and out.wins[0].best.yakuman == 1
+    assert [m.net for m in out.seats] == [-32000, 32000, 0, 0]
+    # South lets it go (East draws its replacement): South is in furiten until its next discard, and
+    # West and North, whose shapes 1m does not complete, are not
+    after = rref.replay(HandLog(rule_set="riichi", events=(*events, Draw(E, t("9p"))), options=on.options))
+    assert [seat.can_ron for seat in after.seats] == [True, False, True, True]

@@ -58,6 +58,9 @@ class RiichiOptions(Options):
     noten_payments: bool = option(True, "at an exhaustive draw the seats not ready pay 3,000 to the ready ones")
     max_ron: int = option(2, "players who may win on one discard: 1 (the first in turn order), 2 (double ron; a "
                           "third aborts the hand), 3 (triple ron)", choices=(1, 2, 3))
+    kokushi_robs_concealed_kong: bool = option(False, "a thirteen orphans hand may rob a concealed kong of its "
+                                               "winning tile (chankan on an ankan: Tenhou, many rooms); off: no "
+                                               "concealed kong is robbed (majiang-core's default rule)")
     swap_calling: bool = option(False, "kuikae: after a chow or pung the player may discard the tile it called "
                                 "(or the other end of the chow); off: forbidden")
 

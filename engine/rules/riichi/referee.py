@@ -141,6 +141,15 @@ def waits_plain(counts: list[int]) -> list[int]:
     return out
 
 
+def _orphans_on(counts: list[int], tile: int) -> bool:
+    """The 13 counts and `tile` make thirteen orphans."""
+    counts[tile] += 1
+    try:
+        return sum(counts) == 14 and is_thirteen_orphans(counts)
+    finally:
+        counts[tile] -= 1
+
+
 def completes(counts: list[int], tile: int) -> bool:
     counts[tile] += 1
     try:
@@ -277,6 +286,7 @@ class Table:
         self.discard: tuple[int, int, bool, bool] | None = None  # seat, tile, red, riichi
         self.discard_index = -1
         self.rob: tuple[int, int, bool] | None = None  # owner, tile, red
+        self.rob_concealed = False  # the kong open to robbing is concealed: only thirteen orphans may rob it
         self.wins: list[_Won] = []
         self.deposits: list[tuple[int, int]] = []  # (seat, event index)
         self.drawn_game: DrawnGameKind | None = None
@@ -431,10 +441,12 @@ class Table:
     def close_rob(self) -> None:
         assert self.rob is not None
         owner, tile, _ = self.rob
+        passed = _orphans_on if self.rob_concealed else completes  # who could have won on it and let it go
         for other in range(SEATS):
-            if other != owner and completes(self.seats[other].counts, tile):
+            if other != owner and passed(self.seats[other].counts, tile):
                 self.seats[other].can_ron = False
         self.rob = None
+        self.rob_concealed = False
 
     def on_draw(self, ev: Draw) -> None:
         seat = _seat_index(ev.seat)
@@ -685,6 +697,9 @@ class Table:
             s.counts[ev.tile] -= 4
             s.melds.append(_Meld(MeldKind.KONG, ev.tile, concealed=True, reds=reds))
             self.phase = Phase.DRAW
+            if self.opts.kokushi_robs_concealed_kong and any(
+                    other != seat and _orphans_on(self.seats[other].counts, ev.tile) for other in range(SEATS)):
+                self.rob, self.rob_concealed, self.phase = (seat, ev.tile, False), True, Phase.ROB
         s.kongs += 1
         self.kongs += 1
         self.dora_owed += 1
@@ -758,6 +773,8 @@ class Table:
             return None
         if seat == discarder or not completes(s.counts, tile):
             return None
+        if robbing and self.rob_concealed and not _orphans_on(s.counts, tile):
+            return None  # a concealed kong is robbed for thirteen orphans only
         hand = self.hand(seat, tile, red, False)
         renhou = (self.opts.renhou != Renhou.OFF and self.first_round and seat != 0 and not s.discarded
                   and not robbing)
