@@ -24,7 +24,6 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine import rules
 from engine.hand import MeldKind, Suit, Wind
 from engine.referee import (
     Action,
