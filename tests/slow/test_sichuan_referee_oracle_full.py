@@ -1,5 +1,6 @@
 """Every one of the 1,200 Sichuan oracle rounds through the contract (engine.referee.settle, and legal at every
-decision point the reference recorded); the rulings applied: tests/unit/test_sichuan_referee_oracle.py."""
+decision point the reference recorded; about 5 minutes of pure Python); the rulings applied:
+tests/unit/test_sichuan_referee_oracle.py."""
 
 from __future__ import annotations
 
