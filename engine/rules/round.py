@@ -1,13 +1,17 @@
-"""The round of the Chinese rule sets as the referee replays it: the replay's events, and the replay
-shared by the tables where one win ends the hand (MCR, the two-player table, Hong Kong, Guangdong).
-Sichuan's bloody round has its own replay (engine/rules/sichuan/referee.py) on the same events. A hand's
-log (engine.referee.HandLog) is read into these by engine/rules/round_log.py, which also writes the
-answers as the contract's.
+"""The round of the Chinese rule sets as the referee replays it: the replay shared by the tables where one
+win ends the hand (MCR, the two-player table, Hong Kong, Guangdong), and `SeatLegal`, what a seat may do next
+(shared with Sichuan's bloody round, engine/rules/sichuan/referee.py). The replay reads the contract's events
+(engine.referee.HandLog) directly: engine/rules/round_log.py plays each on the table's `on_*` method
+(`begin` first, then `on_deal`, `on_draw`, `on_flower`, `on_discard`, `on_claim`, `on_kong_event`, `on_win`,
+`on_wall_end_event`) with the seat as its turn-order index and what the log leaves implicit (a win's tile
+and discarder, a claim's discarder) read from the point of play, and writes the answers as the contract's.
 
-Seats are 0 .. n-1 in turn order (seat s + 1 plays after seat s); `dealer` sits East, the next seat
-South, and so on. Tiles are engine indices; flowers are `engine.hand.Flower` values, never tiles.
+Seats are 0 .. n-1 in turn order (seat s + 1 plays after seat s): seat 0 is East, the dealer, then South,
+West, North (the two-player table: East and its `other_wind`); messages name seats by wind, as the log
+does. Tiles are engine indices; flowers are `engine.hand.Flower` values, never tiles.
 
-The flow, checked event by event (IllegalEventError, code ILLEGAL_EVENT, names the event):
+The flow, checked event by event (engine.referee's IllegalEventError, code ILLEGAL_EVENT, field
+`log.events[N]`):
 
 * Deal: the dealer 14 playing tiles, the others 13, minus the flowers each was dealt; a dealt flower is
   shown as a FlowerTile followed by its replacement Draw, all before the dealer's first action.
@@ -17,12 +21,13 @@ The flow, checked event by event (IllegalEventError, code ILLEGAL_EVENT, names t
   seat only (where the rule set has chows); a kong needs a tile left in the wall.
 * A kong: concealed (four held), added (to the player's own pung; it may be robbed), exposed (a claim).
 * Win: the hand must win under the rule set, at or over its minimum, with the context derived from
-  the log; one winner ends the hand. DrawnGame: only when the wall is empty.
+  the log; one winner ends the hand. DrawnGame (EXHAUSTIVE): only when the wall is empty. FalseWin,
+  ExchangeThree and VoidSuit are not events of these tables.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -33,96 +38,6 @@ from engine.hand import ClaimedFrom, Flower, Hand, Meld, MeldKind, Suit, WinCont
 from engine.referee import IllegalEventError
 from engine.results import Scoring
 from engine.tiles import NUM_FLOWERS, format_tile, is_honor, rank_of, suit_of
-
-# ---------------------------------------------------------------------------------------------
-# The replay's own events: the contract's (engine.referee), read at the point of play by
-# engine.rules.round_log (seats as turn-order indices, a win naming its tile and discarder)
-
-
-@dataclass(frozen=True)
-class Deal:
-    hands: tuple[tuple[int, ...], ...]
-    dealer: int
-
-
-@dataclass(frozen=True)
-class Draw:
-    seat: int
-    tile: int
-
-
-@dataclass(frozen=True)
-class FlowerTile:
-    """A flower shown and set aside (dealt, or drawn in place of a tile); the seat draws a replacement."""
-
-    seat: int
-    flower: Flower
-
-
-@dataclass(frozen=True)
-class Discard:
-    seat: int
-    tile: int
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A chow, pung or exposed kong on the last discard (by `discarder`); a chow names its lowest tile."""
-
-    seat: int
-    kind: MeldKind
-    tile: int
-    discarder: int
-    chow_first: int | None = None
-
-
-@dataclass(frozen=True)
-class Kong:
-    """A concealed kong, or an added kong (a tile added to the player's pung)."""
-
-    seat: int
-    tile: int
-    concealed: bool
-
-
-@dataclass(frozen=True)
-class Win:
-    """`discarder` None: self-drawn; on a robbed kong the kong's owner. `horses`: the tiles drawn from the
-    wall as horses after the win (Guangdong 买马)."""
-
-    seat: int
-    tile: int
-    discarder: int | None
-    horses: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class FalseWin:
-    """诈胡: a win declared without a winning hand (the rule set says its penalty, if any)."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class Exchange:
-    """Sichuan: 换三张: `tiles[s]` the three tiles seat s passes to seat `to[s]`."""
-
-    tiles: tuple[tuple[int, ...], ...]
-    to: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class VoidSuits:
-    """Sichuan: the four void suits (and the MIL set-aside tiles), seat by seat."""
-
-    suits: tuple[Suit, ...]
-    set_aside: tuple[int | None, ...] = (None, None, None, None)
-
-
-@dataclass(frozen=True)
-class WallEnd:
-    """DrawnGame EXHAUSTIVE: the wall has run out."""
-
 
 # ---------------------------------------------------------------------------------------------
 # What may happen next (Legal)
@@ -239,7 +154,7 @@ class Table:
     chows: bool = True
     other_wind: Wind = Wind.WEST  # the two-player table: the non-dealer's seat wind
     seats: list[SeatState] = field(default_factory=list)
-    dealer: int = 0
+    dealer: int = 0  # East: the log's seats are winds, East deals
     wall: int = 0
     phase: Phase = Phase.DEAL
     turn: int = 0
@@ -254,7 +169,6 @@ class Table:
     flowers_seen: set[Flower] = field(default_factory=set)
     transfers: list[Transfer] = field(default_factory=list)
     wins: list[WinRecord] = field(default_factory=list)
-    log: list[Any] = field(default_factory=list)
     index: int = 0
     pending_opening: int | None = None  # opening phase: the seat whose flower replacement is due
     turn_kongs: int = 0  # kongs in a row by the seat in turn, each followed by its replacement draw
@@ -269,6 +183,10 @@ class Table:
         self.wall = total - 13 * self.seats_n - 1
 
     # ------------------------------------------------------------------ helpers
+
+    def name(self, seat: int | None) -> str:
+        """A seat as the log names it: its wind."""
+        return "nobody" if seat is None else self.wind(seat).name.title()
 
     def fail(self, message: str) -> IllegalEventError:
         return IllegalEventError(self.index, message)
@@ -302,7 +220,7 @@ class Table:
     def take(self, seat: int, tile: int, n: int = 1) -> None:
         s = self.seats[seat]
         if s.counts[tile] < n:
-            raise self.fail(f"seat {seat} holds {s.counts[tile]} {format_tile(tile)}, needs {n}")
+            raise self.fail(f"{self.name(seat)} holds {s.counts[tile]} {format_tile(tile)}, needs {n}")
         s.counts[tile] -= n
 
     def check_seat(self, seat: int) -> SeatState:
@@ -320,40 +238,42 @@ class Table:
 
     # ------------------------------------------------------------------ the events
 
-    def apply(self, ev: Any) -> None:
+    def begin(self, index: int, what: str) -> None:
+        """Event `index` (a `what`) is about to be played: refused once the hand is over, or before the deal."""
+        self.index = index
         if self.phase == Phase.OVER:
             raise self.fail("the hand is over")
-        handlers: dict[type, Callable[[Any], None]] = {
-            Deal: self.on_deal, Draw: self.on_draw, FlowerTile: self.on_flower, Discard: self.on_discard,
-            Claim: self.on_claim, Kong: self.on_kong_event, Win: self.on_win, WallEnd: self.on_wall_end_event,
-        }
-        handler = handlers.get(type(ev))
-        if handler is None:
-            raise self.fail(f"{type(ev).__name__} is not an event of {self.rule_set}")
-        if self.phase == Phase.DEAL and not isinstance(ev, Deal):
-            raise self.fail(f"{type(ev).__name__} before the deal")
-        handler(ev)
-        self.log.append(ev)
-        self.index += 1
+        if self.phase == Phase.DEAL and what != "Deal":
+            raise self.fail(f"{what} before the deal")
 
-    def on_deal(self, ev: Deal) -> None:
+    def refuse(self, what: str) -> IllegalEventError:
+        return self.fail(f"{what} is not an event of {self.rule_set}")
+
+    def on_false_win(self, seat: int) -> None:
+        raise self.refuse("FalseWin")
+
+    def on_exchange(self, passed: tuple[tuple[int, ...], ...], to: tuple[int, ...]) -> None:
+        raise self.refuse("ExchangeThree")
+
+    def on_void(self, suits: tuple[Suit, ...], aside: tuple[int | None, ...]) -> None:
+        raise self.refuse("VoidSuit")
+
+    def on_deal(self, hands: tuple[tuple[int, ...], ...]) -> None:
         if self.phase != Phase.DEAL:
             raise self.fail("a second deal")
-        self.check_seat(ev.dealer)
-        if len(ev.hands) != self.seats_n:
-            raise self.fail(f"the deal has {len(ev.hands)} hands, expected {self.seats_n}")
-        self.dealer = ev.dealer
-        for seat, tiles in enumerate(ev.hands):
-            want = 14 if seat == ev.dealer else 13
+        if len(hands) != self.seats_n:
+            raise self.fail(f"the deal has {len(hands)} hands, expected {self.seats_n}")
+        for seat, tiles in enumerate(hands):
+            want = 14 if seat == self.dealer else 13
             short = want - len(tiles)
             if not 0 <= short <= (NUM_FLOWERS if self.flowers else 0):
-                raise self.fail(f"seat {seat} is dealt {len(tiles)} tiles, expected {want}"
+                raise self.fail(f"{self.name(seat)} is dealt {len(tiles)} tiles, expected {want}"
                                 + (" less the flowers it was dealt" if self.flowers else ""))
             for t in tiles:
                 self.see(t)
                 self.seats[seat].counts[t] += 1
             self.seats[seat].dealt_short = short
-        self.phase, self.turn, self.turn_kind = Phase.OPENING, ev.dealer, TurnKind.START
+        self.phase, self.turn, self.turn_kind = Phase.OPENING, self.dealer, TurnKind.START
 
     def start_play(self) -> None:
         """The dealer acts: every dealt flower has been shown and replaced."""
@@ -361,34 +281,34 @@ class Table:
             return
         for seat, s in enumerate(self.seats):
             if s.dealt_short:
-                raise self.fail(f"seat {seat} was dealt {s.dealt_short} more flower(s) to show and replace "
+                raise self.fail(f"{self.name(seat)} was dealt {s.dealt_short} more flower(s) to show and replace "
                                 "before the dealer's first action")
         self.phase, self.turn, self.turn_kind = Phase.TURN, self.dealer, TurnKind.START
 
-    def on_flower(self, ev: FlowerTile) -> None:
+    def on_flower(self, seat: int, shown: Flower | int) -> None:
         if not self.flowers:
             raise self.fail(f"{self.rule_set} plays no flowers")
-        s = self.check_seat(ev.seat)
-        if type(ev.flower) is not Flower and not (type(ev.flower) is int and 0 <= ev.flower < NUM_FLOWERS):
-            raise self.fail(f"{ev.flower!r} is not a flower (0-7)")
-        flower = Flower(ev.flower)
+        s = self.check_seat(seat)
+        if type(shown) is not Flower and not (type(shown) is int and 0 <= shown < NUM_FLOWERS):
+            raise self.fail(f"{shown!r} is not a flower (0-7)")
+        flower = Flower(shown)
         if flower in self.flowers_seen:
             raise self.fail(f"the {flower.name.lower()} flower a second time")
         if self.phase == Phase.OPENING and self.pending_opening is None and s.dealt_short:
             s.dealt_short -= 1  # dealt: no wall tile
-        elif self.phase == Phase.OPENING and self.pending_opening == ev.seat:
+        elif self.phase == Phase.OPENING and self.pending_opening == seat:
             self.consume_wall()  # its replacement was a flower too
-        elif self.phase in (Phase.DRAW, Phase.CLAIMS, Phase.ROB) and self.draw_seat() == ev.seat:
+        elif self.phase in (Phase.DRAW, Phase.CLAIMS, Phase.ROB) and self.draw_seat() == seat:
             self.close_claims()
             self.consume_wall()
         else:
-            raise self.fail(f"seat {ev.seat} shows a flower out of turn (a flower is shown when dealt or drawn)")
+            raise self.fail(f"{self.name(seat)} shows a flower out of turn (a flower is shown when dealt or drawn)")
         self.flowers_seen.add(flower)
         s.flowers.append(flower)
         if self.phase == Phase.OPENING:
-            self.pending_opening = ev.seat
+            self.pending_opening = seat
         else:
-            self.phase, self.turn = Phase.DRAW, ev.seat
+            self.phase, self.turn = Phase.DRAW, seat
 
     def consume_wall(self) -> None:
         if self.wall <= 0:
@@ -408,116 +328,117 @@ class Table:
         elif self.phase == Phase.ROB:
             self.phase, self.rob, self.replacement = Phase.DRAW, None, True
 
-    def on_draw(self, ev: Draw) -> None:
-        s = self.check_seat(ev.seat)
+    def on_draw(self, seat: int, tile: int) -> None:
+        s = self.check_seat(seat)
         if self.phase == Phase.OPENING:
-            if self.pending_opening != ev.seat:
-                raise self.fail(f"seat {ev.seat} draws before the play (only a flower's replacement may be drawn)")
+            if self.pending_opening != seat:
+                raise self.fail(f"{self.name(seat)} draws before the play (only a flower's replacement may be drawn)")
             self.consume_wall()
-            self.see(ev.tile)
-            s.counts[ev.tile] += 1
+            self.see(tile)
+            s.counts[tile] += 1
             self.pending_opening = None
             return
         if self.phase in (Phase.CLAIMS, Phase.ROB):
             self.close_claims()
-        if self.phase != Phase.DRAW or ev.seat != self.turn:
-            raise self.fail(f"seat {ev.seat} draws out of turn (seat {self.turn}'s draw)" if self.phase == Phase.DRAW
-                            else f"seat {ev.seat} draws out of turn")
+        if self.phase != Phase.DRAW or seat != self.turn:
+            raise self.fail(f"{self.name(seat)} draws out of turn ({self.name(self.turn)}'s draw)"
+                            if self.phase == Phase.DRAW else f"{self.name(seat)} draws out of turn")
         self.consume_wall()
-        self.see(ev.tile)
-        s.counts[ev.tile] += 1
+        self.see(tile)
+        s.counts[tile] += 1
         s.drawn += 1
-        self.phase, self.drawn_tile = Phase.TURN, ev.tile
+        self.phase, self.drawn_tile = Phase.TURN, tile
         self.turn_kind = TurnKind.REPLACEMENT if self.replacement else TurnKind.DRAWN
         if not self.replacement:
             self.turn_kongs, self.kong_feeder = 0, None
         self.replacement = False
 
-    def on_discard(self, ev: Discard) -> None:
+    def on_discard(self, seat: int, tile: int) -> None:
         self.start_play()
-        if self.phase != Phase.TURN or ev.seat != self.turn:
-            raise self.fail(f"seat {ev.seat} discards out of turn")
-        self.take(ev.seat, ev.tile)
-        self.seats[ev.seat].discarded += 1
-        if self.seats[ev.seat].discarded == 1 and not self.interrupted:
-            self.first_discards.append((ev.seat, ev.tile))
-        self.pool[ev.tile] += 1
-        self.discard, self.discard_last = (ev.seat, ev.tile), self.wall == 0
+        if self.phase != Phase.TURN or seat != self.turn:
+            raise self.fail(f"{self.name(seat)} discards out of turn")
+        self.take(seat, tile)
+        self.seats[seat].discarded += 1
+        if self.seats[seat].discarded == 1 and not self.interrupted:
+            self.first_discards.append((seat, tile))
+        self.pool[tile] += 1
+        self.discard, self.discard_last = (seat, tile), self.wall == 0
         self.phase = Phase.CLAIMS
 
-    def on_claim(self, ev: Claim) -> None:
+    def on_claim(self, claimer: int, kind: MeldKind, claimed: int, named_from: int,
+                 chow_first: int | None = None) -> None:
         if self.phase != Phase.CLAIMS or self.discard is None:
             raise self.fail("a claim with no discard open to it")
         seat, tile = self.discard
-        self.check_seat(ev.seat)
-        if ev.discarder != seat or ev.tile != tile:
-            raise self.fail(f"the claim names {format_tile(ev.tile)} from seat {ev.discarder}; the discard is "
-                            f"{format_tile(tile)} from seat {seat}")
-        if ev.seat == seat:
+        self.check_seat(claimer)
+        if named_from != seat or claimed != tile:
+            raise self.fail(f"the claim names {format_tile(claimed)} from {self.name(named_from)}; the discard is "
+                            f"{format_tile(tile)} from {self.name(seat)}")
+        if claimer == seat:
             raise self.fail("a player cannot claim its own discard")
-        rel = self.relative(ev.seat, seat)
-        if ev.kind == MeldKind.CHOW:
+        rel = self.relative(claimer, seat)
+        if kind == MeldKind.CHOW:
             if not self.chows:
                 raise self.fail(f"{self.rule_set} claims no chow here")
-            if ev.seat != self.next_seat(seat):
+            if claimer != self.next_seat(seat):
                 raise self.fail("only the next player may chow")
-            first = ev.chow_first
+            first = chow_first
             if (first is None or is_honor(tile) or not 0 <= tile - first <= 2 or rank_of(first) > 7
                     or suit_of(first) != suit_of(tile)):
                 raise self.fail(f"no chow starting at {first!r} takes {format_tile(tile)}")
             for t in (first, first + 1, first + 2):
                 if t != tile:
-                    self.take(ev.seat, t)
+                    self.take(claimer, t)
             meld = make_meld(MeldKind.CHOW, (first, first + 1, first + 2), claimed_from=rel,
                              claimed_index=tile - first)
-        elif ev.kind == MeldKind.PUNG:
-            self.take(ev.seat, tile, 2)
+        elif kind == MeldKind.PUNG:
+            self.take(claimer, tile, 2)
             meld = make_meld(MeldKind.PUNG, (tile,) * 3, claimed_from=rel)
-        elif ev.kind == MeldKind.KONG:
+        elif kind == MeldKind.KONG:
             if self.wall <= 0:
                 raise self.fail("no kong once the wall is empty")
-            self.take(ev.seat, tile, 3)
+            self.take(claimer, tile, 3)
             meld = make_meld(MeldKind.KONG, (tile,) * 4, claimed_from=rel)
         else:
-            raise self.fail(f"{ev.kind!r} is not a claim")
+            raise self.fail(f"{kind!r} is not a claim")
         self.pool[tile] -= 1
-        s = self.seats[ev.seat]
+        s = self.seats[claimer]
         s.melds.append(meld)
         s.melds_from.append(seat)
-        self.fed.append((ev.seat, tile, seat))
+        self.fed.append((claimer, tile, seat))
         self.interrupted = True
         self.discard = None
-        if ev.kind == MeldKind.KONG:
-            self.on_kong(ev.seat, tile, "exposed", seat)
-            self.phase, self.turn, self.replacement = Phase.DRAW, ev.seat, True
+        if kind == MeldKind.KONG:
+            self.on_kong(claimer, tile, "exposed", seat)
+            self.phase, self.turn, self.replacement = Phase.DRAW, claimer, True
             self.turn_kongs, self.kong_feeder = 1, seat
         else:
-            self.phase, self.turn, self.turn_kind, self.drawn_tile = Phase.TURN, ev.seat, TurnKind.CLAIMED, None
+            self.phase, self.turn, self.turn_kind, self.drawn_tile = Phase.TURN, claimer, TurnKind.CLAIMED, None
 
-    def on_kong_event(self, ev: Kong) -> None:
+    def on_kong_event(self, seat: int, tile: int, concealed: bool) -> None:
         self.start_play()
-        if self.phase != Phase.TURN or ev.seat != self.turn:
-            raise self.fail(f"seat {ev.seat} declares a kong out of turn")
+        if self.phase != Phase.TURN or seat != self.turn:
+            raise self.fail(f"{self.name(seat)} declares a kong out of turn")
         if self.wall <= 0:
             raise self.fail("no kong once the wall is empty")
-        s = self.seats[ev.seat]
-        if ev.concealed:
-            self.take(ev.seat, ev.tile, 4)
-            s.melds.append(make_meld(MeldKind.KONG, (ev.tile,) * 4, concealed=True))
+        s = self.seats[seat]
+        if concealed:
+            self.take(seat, tile, 4)
+            s.melds.append(make_meld(MeldKind.KONG, (tile,) * 4, concealed=True))
             s.melds_from.append(None)
-            self.on_kong(ev.seat, ev.tile, "concealed", None)
+            self.on_kong(seat, tile, "concealed", None)
             self.phase, self.replacement = Phase.DRAW, True
             self.turn_kongs, self.kong_feeder, self.interrupted = self.turn_kongs + 1, None, True
             return
-        i = next((i for i, m in enumerate(s.melds) if m.kind == MeldKind.PUNG and m.first == ev.tile), None)
+        i = next((i for i, m in enumerate(s.melds) if m.kind == MeldKind.PUNG and m.first == tile), None)
         if i is None:
-            raise self.fail(f"seat {ev.seat} adds {format_tile(ev.tile)} to a pung it does not have")
-        fresh = self.turn_kind in (TurnKind.DRAWN, TurnKind.REPLACEMENT) and self.drawn_tile == ev.tile
-        self.take(ev.seat, ev.tile)
+            raise self.fail(f"{self.name(seat)} adds {format_tile(tile)} to a pung it does not have")
+        fresh = self.turn_kind in (TurnKind.DRAWN, TurnKind.REPLACEMENT) and self.drawn_tile == tile
+        self.take(seat, tile)
         old = s.melds[i]
-        s.melds[i] = make_meld(MeldKind.KONG, (ev.tile,) * 4, added=True, claimed_from=old.claimed_from)
-        self.on_kong(ev.seat, ev.tile, "added" if fresh else "added_later", s.melds_from[i])
-        self.phase, self.rob = Phase.ROB, (ev.seat, ev.tile)
+        s.melds[i] = make_meld(MeldKind.KONG, (tile,) * 4, added=True, claimed_from=old.claimed_from)
+        self.on_kong(seat, tile, "added" if fresh else "added_later", s.melds_from[i])
+        self.phase, self.rob = Phase.ROB, (seat, tile)
         self.turn_kongs, self.kong_feeder, self.interrupted = self.turn_kongs + 1, None, True
 
     def on_kong(self, seat: int, tile: int, kind: str, fed_by: int | None) -> None:
@@ -551,75 +472,76 @@ class Table:
         fields = set(rules.get(self.rule_set).context_fields)
         return WinContext(**{k: v for k, v in kw.items() if k in fields and v not in (False, None, 0, ())})
 
-    def on_win(self, ev: Win) -> None:
-        hand, ctx = self.win_situation(ev)
+    def on_win(self, winner: int, win_tile: int, discarder: int | None, horses: tuple[int, ...] = ()) -> None:
+        hand, ctx = self.win_situation(winner, win_tile, discarder, horses)
         try:
             result = api.evaluate(hand, ctx, self.rule_set, self.options)
         except EngineError as e:  # the rule set refuses this win (a discard win where only self-draws win, ...)
-            raise self.fail(f"seat {ev.seat} cannot win so: {e.message}") from None
+            raise self.fail(f"{self.name(winner)} cannot win so: {e.message}") from None
         if not result.is_win or result.best is None or not result.best.meets_minimum:
-            raise self.fail(f"seat {ev.seat}'s hand does not win"
+            raise self.fail(f"{self.name(winner)}'s hand does not win"
                             + (" (under the minimum)" if result.is_win else ""))
-        self.wins.append(WinRecord(ev.seat, ev.discarder, ev.tile, result.best, ctx, self.index))
-        self.settle_win(ev.seat, ev.discarder, result.best, ctx)
+        self.wins.append(WinRecord(winner, discarder, win_tile, result.best, ctx, self.index))
+        self.settle_win(winner, discarder, result.best, ctx)
         self.phase = Phase.OVER
 
-    def wins_now(self, ev: Win) -> bool:
+    def wins_now(self, winner: int, win_tile: int, discarder: int | None) -> bool:
         """Would this win be allowed here (Legal)? Nothing is played."""
         try:
-            hand, ctx = self.win_situation(ev, probe=True)
+            hand, ctx = self.win_situation(winner, win_tile, discarder, (), probe=True)
             result = api.evaluate(hand, ctx, self.rule_set, self.options)
         except EngineError:
             return False
         return result.is_win and result.best is not None and result.best.meets_minimum
 
-    def win_situation(self, ev: Win, probe: bool = False) -> tuple[Hand, WinContext]:
-        """The winner's hand and the context of `ev`, derived from the log (IllegalEventError when no win
+    def win_situation(self, winner: int, win_tile: int, discarder: int | None, horses: tuple[int, ...],
+                      probe: bool = False) -> tuple[Hand, WinContext]:
+        """The winner's hand and the context of the win, derived from the log (IllegalEventError when no win
         can be declared so here). `probe`: asked by Legal, the log stays as it is."""
-        s = self.check_seat(ev.seat)
+        s = self.check_seat(winner)
         flags: dict[str, Any] = {}
-        if ev.discarder is None:
+        if discarder is None:
             self.start_play()
-            if self.phase != Phase.TURN or ev.seat != self.turn or self.turn_kind == TurnKind.CLAIMED:
-                raise self.fail(f"seat {ev.seat} declares a self-drawn win without having drawn")
+            if self.phase != Phase.TURN or winner != self.turn or self.turn_kind == TurnKind.CLAIMED:
+                raise self.fail(f"{self.name(winner)} declares a self-drawn win without having drawn")
             start = self.turn_kind == TurnKind.START
-            if not start and ev.tile != self.drawn_tile:
+            if not start and win_tile != self.drawn_tile:
                 raise self.fail("the self-drawn winning tile is the tile drawn")
-            if not s.counts[ev.tile]:
-                raise self.fail(f"seat {ev.seat} does not hold {format_tile(ev.tile)}")
-            hand = self.hand(ev.seat, ev.tile, minus=ev.tile)
+            if not s.counts[win_tile]:
+                raise self.fail(f"{self.name(winner)} does not hold {format_tile(win_tile)}")
+            hand = self.hand(winner, win_tile, minus=win_tile)
             flags.update(replacement_tile=self.turn_kind == TurnKind.REPLACEMENT, last_wall_tile=self.wall == 0,
-                         heavenly=start and not s.melds and ev.seat == self.dealer,
-                         earthly=self.turn_kind == TurnKind.DRAWN and ev.seat != self.dealer and s.drawn == 1
+                         heavenly=start and not s.melds and winner == self.dealer,
+                         earthly=self.turn_kind == TurnKind.DRAWN and winner != self.dealer and s.drawn == 1
                          and not any(x.melds for x in self.seats),
-                         last_of_kind=self.visible(ev.tile) == 3)
+                         last_of_kind=self.visible(win_tile) == 3)
         elif self.phase == Phase.ROB and self.rob is not None:
             owner, tile = self.rob
-            if ev.discarder != owner or ev.tile != tile or ev.seat == owner:
+            if discarder != owner or win_tile != tile or winner == owner:
                 raise self.fail("a robbing win names the kong's owner and tile")
-            hand = self.hand(ev.seat, tile)
+            hand = self.hand(winner, tile)
             flags.update(robbing_kong=True)
             if not probe:
                 self.on_robbed(owner, tile)
         elif self.phase == Phase.CLAIMS and self.discard is not None:
             seat, tile = self.discard
-            if ev.discarder != seat or ev.tile != tile or ev.seat == seat:
-                raise self.fail(f"the win names {format_tile(ev.tile)} from seat {ev.discarder}; the discard is "
-                                f"{format_tile(tile)} from seat {seat}")
-            hand = self.hand(ev.seat, tile)
+            if discarder != seat or win_tile != tile or winner == seat:
+                raise self.fail(f"the win names {format_tile(win_tile)} from {self.name(discarder)}; the discard is "
+                                f"{format_tile(tile)} from {self.name(seat)}")
+            hand = self.hand(winner, tile)
             flags.update(last_wall_tile=self.discard_last, last_of_kind=self.visible(tile) - 1 == 3)
         else:
             raise self.fail("a win with no tile to win on")
-        kw = self.base_context(ev.seat, ev.discarder, **flags)
-        self.extend_context(ev.seat, ev.discarder, kw)
-        if ev.horses and not probe:
+        kw = self.base_context(winner, discarder, **flags)
+        self.extend_context(winner, discarder, kw)
+        if horses and not probe:
             if "horse_tiles" not in rules.get(self.rule_set).context_fields:
                 raise self.fail(f"{self.rule_set} draws no horses")
-            for t in ev.horses:
+            for t in horses:
                 self.consume_wall()
                 self.see(t)
-            kw["horse_tiles"] = tuple(ev.horses)
-        return hand, self.context(ev.seat, ev.discarder, kw)
+            kw["horse_tiles"] = tuple(horses)
+        return hand, self.context(winner, discarder, kw)
 
     def extend_context(self, seat: int, discarder: int | None, kw: dict[str, Any]) -> None:
         """Rule-set facts derived from the log (flowers, liability, ...)."""
@@ -631,7 +553,7 @@ class Table:
             if amount < 0:
                 self.pay("win", by_wind[Wind(wind)], seat, -amount)
 
-    def on_wall_end_event(self, ev: WallEnd) -> None:
+    def on_wall_end_event(self) -> None:
         if self.phase == Phase.CLAIMS:
             self.close_claims()
         if self.phase != Phase.DRAW or self.wall > 0:
@@ -664,7 +586,7 @@ class Table:
         if self.phase == Phase.ROB and self.rob is not None:
             owner, tile = self.rob
             for seat in range(self.seats_n):
-                if seat != owner and self.wins_now(Win(seat, tile, owner)):
+                if seat != owner and self.wins_now(seat, tile, owner):
                     out[seat] = SeatLegal(seat, win=True)
             out[owner] = SeatLegal(owner, draw=True)
             return tuple(out)
@@ -680,7 +602,7 @@ class Table:
                 chows = tuple(f for f in range(tile - 2, tile + 1)
                               if f >= 0 and suit_of(f) == suit_of(tile) and rank_of(f) <= 7
                               and all(held[t] for t in (f, f + 1, f + 2) if t != tile))
-            out[seat] = SeatLegal(seat, win=self.wins_now(Win(seat, tile, discarder)), pung=held[tile] >= 2,
+            out[seat] = SeatLegal(seat, win=self.wins_now(seat, tile, discarder), pung=held[tile] >= 2,
                                   kong=held[tile] >= 3 and self.wall > 0, chows=chows,
                                   draw=seat == nxt and self.wall > 0, wall_end=seat == nxt and self.wall == 0)
         return tuple(out)
@@ -699,7 +621,7 @@ class Table:
             if start:
                 self.phase = Phase.TURN  # as the dealer's first action would find it
             try:
-                self_win = any(t is not None and self.wins_now(Win(seat, t, None)) for t in tiles)
+                self_win = any(t is not None and self.wins_now(seat, t, None) for t in tiles)
             finally:
                 self.phase = saved
         return SeatLegal(seat, discards=held, kongs=tuple(kongs), self_win=self_win)
@@ -708,8 +630,3 @@ class Table:
         net, pot = net_of(self.transfers, self.seats_n)
         return Outcome(net, pot, tuple(self.transfers), tuple(self.wins), self.phase == Phase.OVER)
 
-
-def replay(table: Table, events: Sequence[Any]) -> Table:
-    for ev in events:
-        table.apply(ev)
-    return table

@@ -1,17 +1,21 @@
-"""The contract's hand log (`engine.referee.HandLog`) read into the Chinese replays, and their answers written
-as the contract's: one adapter for MCR, the two-player table, Hong Kong, Guangdong (`engine.rules.round`'s
+"""The contract's hand log (`engine.referee.HandLog`) read by the Chinese replays, and their answers written
+as the contract's: one reader for MCR, the two-player table, Hong Kong, Guangdong (`engine.rules.round`'s
 one-winner `Table`) and Sichuan (`engine.rules.sichuan.referee`'s bloody `Round`).
 
-The replays play their own compact events (seats as turn-order indices, the dealer seat 0 = East; a win
-naming its tile and discarder; Sichuan's four void suits as one event). Each contract event is read at the
-point of play it arrives at, so what the log leaves implicit comes from the replay's state: a discard win's
-tile and discarder (the open discard, or the added kong being robbed), a self-drawn win's tile (the tile just
-drawn; on the dealer's first turn, the one of its 14 that scores best), a claim's discarder. Seats are the
-table's winds: East, South, West, North; the two-player table East and its `other_wind` (West).
+The reader plays each contract event on the replay's methods (`begin(index, what)`, then `on_deal`,
+`on_draw`, `on_flower`, `on_discard`, `on_claim`, `on_kong_event`, `on_win`, `on_false_win`, `on_exchange`,
+`on_void`, `on_wall_end_event`), with each seat as its turn-order index: East (the dealer) 0, South 1,
+West 2, North 3; the two-player table East 0 and its `other_wind` 1 (West by default: mcr2p's
+`non_dealer_seat`); Guangdong's three players East, South, West. What the log leaves implicit comes from
+the replay's state at that point of play: a discard win's tile and discarder (the open discard, or the
+added kong being robbed), a self-drawn win's tile (the tile just drawn; on the dealer's first turn, the one
+of its 14 that scores best), a claim's discarder (and a chow's lowest tile, from its meld). Sichuan's four
+VoidSuit events are played as one declaration once all four seats have made theirs.
 
 What a Chinese rule set does not read is refused, never ignored: red fives, riichi, dora and ura indicators,
-kita, abortive draws, horses outside Guangdong, honba, riichi sticks and scores (ILLEGAL_EVENT naming the
-event, BAD_LOG naming a log field). Every fault is engine.referee's one IllegalEventError.
+kita, abortive draws, horses outside Guangdong (ILLEGAL_EVENT naming the event), honba, riichi sticks and
+scores (BAD_LOG naming the log field); Sichuan also refuses a prevalent wind other than East. Every fault is
+engine.referee's one IllegalEventError.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.hand import MeldKind, Wind
+from engine.hand import MeldKind, Suit, Wind
 from engine.referee import (
     Action,
     ActionKind,
@@ -55,7 +59,13 @@ from engine.tiles import format_tile
 
 
 def check_log_fields(log: HandLog) -> None:
-    """BAD_LOG for the log fields a Chinese rule set does not read."""
+    """BAD_LOG for the log fields a Chinese rule set does not read, and for options of another rule set."""
+    from engine import rules  # the rule sets' package imports their referees, and so this module
+
+    options_type = rules.get(log.rule_set).options_type
+    if log.options is not None and not isinstance(log.options, options_type):
+        raise BadLogError(f"log.options: {log.rule_set} takes {options_type.__name__}, not "
+                          f"{type(log.options).__name__}", "log.options")
     for name in ("honba", "riichi_sticks"):
         if getattr(log, name):
             raise BadLogError(f"log.{name}: {log.rule_set} has no {name.replace('_', ' ')}", f"log.{name}")
@@ -64,7 +74,7 @@ def check_log_fields(log: HandLog) -> None:
 
 
 class Reader:
-    """Reads the contract's events one by one into a replay (`state`: a round.Table or a sichuan Round)."""
+    """Reads the contract's events one by one onto a replay (`state`: a round.Table or a sichuan Round)."""
 
     def __init__(self, state: Any, rule_set: str, winds: Sequence[Wind]) -> None:
         self.state = state
@@ -85,56 +95,63 @@ class Reader:
     def refuse(self, what: str) -> IllegalEventError:
         return self.fail(f"{what}: not read by {self.rule_set}")
 
-    # -- one event ---------------------------------------------------------------------------
+    # -- one event ----------------------------------------------------------------------------
 
     def apply(self, index: int, ev: HandEvent) -> None:
+        """Event `index` read and played on the replay (`state.begin`, then its `on_*` method)."""
         self.index = index
         if self.voids and not isinstance(ev, VoidSuit):
             raise self.fail("every seat declares its void suit before the play")
-        internal = self.translate(ev)
-        if internal is None:
+        st = self.state
+        if isinstance(ev, VoidSuit):  # Sichuan's four void suits are played together, once all are declared
+            voids = self.void(ev)
+            if voids is not None:
+                st.begin(index, "VoidSuit")
+                st.on_void(*voids)
             return
-        self.state.index = index
-        if isinstance(internal, rnd.Win) and internal.discarder is None and internal.tile < 0:
-            internal = self.best_start_win(internal)
-        self.state.apply(internal)
-
-    def translate(self, ev: HandEvent) -> Any:
-        if isinstance(ev, Deal):
-            return self.deal(ev)
-        if isinstance(ev, Draw):
-            if ev.red:
-                raise self.refuse("a red five")
-            return rnd.Draw(self.seat(ev.seat), ev.tile)
-        if isinstance(ev, Discard):
-            if ev.red or ev.riichi:
-                raise self.refuse("a red five" if ev.red else "riichi")
-            return rnd.Discard(self.seat(ev.seat), ev.tile)
-        if isinstance(ev, Claim):
-            return self.claim(ev)
-        if isinstance(ev, Kong):
-            if ev.red:
-                raise self.refuse("a red five")
-            return rnd.Kong(self.seat(ev.seat), ev.tile, concealed=not ev.added)
-        if isinstance(ev, Win):
-            return self.win(ev)
-        if isinstance(ev, DrawnGame):
-            if ev.kind != DrawnGameKind.EXHAUSTIVE:
-                raise self.refuse(f"the drawn game {ev.kind.name}")
-            return rnd.WallEnd()
-        if isinstance(ev, FlowerTile):
-            return rnd.FlowerTile(self.seat(ev.seat), ev.flower)
-        if isinstance(ev, FalseWin):
-            return rnd.FalseWin(self.seat(ev.seat))
-        if isinstance(ev, VoidSuit):
-            return self.void(ev)
-        if isinstance(ev, ExchangeThree):
-            return self.exchange(ev)
         if isinstance(ev, (DoraIndicator, Kita)):
             raise self.refuse(type(ev).__name__)
-        raise self.fail(f"{type(ev).__name__} is not an event")
+        if not isinstance(ev, (Deal, Draw, Discard, Claim, Kong, Win, DrawnGame, FlowerTile, FalseWin, ExchangeThree)):
+            raise self.fail(f"{type(ev).__name__} is not an event")
+        if isinstance(ev, Deal):
+            hands = self.deal(ev)
+            st.begin(index, "Deal")
+            st.on_deal(hands)
+            return
+        if isinstance(ev, ExchangeThree):
+            passed, to = self.exchange(ev)
+            st.begin(index, "ExchangeThree")
+            st.on_exchange(passed, to)
+            return
+        if isinstance(ev, DrawnGame):
+            if ev.kind != DrawnGameKind.EXHAUSTIVE:
+                raise self.refuse(f"the drawn game {DrawnGameKind(ev.kind).name}")
+            st.begin(index, "DrawnGame")
+            st.on_wall_end_event()
+            return
+        if isinstance(ev, (Draw, Discard, Kong)) and ev.red:
+            raise self.refuse("a red five")
+        if isinstance(ev, Discard) and ev.riichi:
+            raise self.refuse("riichi")
+        seat = self.seat(ev.seat)
+        st.begin(index, type(ev).__name__)
+        if isinstance(ev, Draw):
+            st.on_draw(seat, ev.tile)
+        elif isinstance(ev, Discard):
+            st.on_discard(seat, ev.tile)
+        elif isinstance(ev, Claim):
+            st.on_claim(seat, ev.kind, *self.claim(ev))
+        elif isinstance(ev, Kong):
+            st.on_kong_event(seat, ev.tile, not ev.added)
+        elif isinstance(ev, Win):
+            self.win(seat, ev)
+        elif isinstance(ev, FlowerTile):
+            st.on_flower(seat, ev.flower)
+        else:
+            st.on_false_win(seat)
 
-    def deal(self, ev: Deal) -> Any:
+    def deal(self, ev: Deal) -> tuple[tuple[int, ...], ...]:
+        """The hands in turn order (East, the dealer, first)."""
         if ev.dora_indicators:
             raise self.refuse("a dora indicator")
         hands: list[tuple[int, ...] | None] = [None] * len(self.winds)
@@ -148,9 +165,10 @@ class Reader:
         missing = [self.winds[s].name.title() for s, h in enumerate(hands) if h is None]
         if missing:
             raise self.fail(f"the deal gives no hand to {', '.join(missing)}")
-        return rnd.Deal(tuple(h for h in hands if h is not None), 0)
+        return tuple(h for h in hands if h is not None)
 
-    def claim(self, ev: Claim) -> Any:
+    def claim(self, ev: Claim) -> tuple[int, int, int | None]:
+        """The claimed tile, its discarder (the open discard) and a chow's lowest tile, from the meld."""
         if ev.red_fives:
             raise self.refuse("a red five")
         open_discard = getattr(self.state, "discard", None)
@@ -168,45 +186,50 @@ class Reader:
         elif tiles != want:
             raise self.fail(f"a {ev.kind.name.lower()} of the discarded {format_tile(tile)} is "
                             f"{len(want or ())} of it, not {' '.join(format_tile(t) for t in ev.tiles)}")
-        return rnd.Claim(self.seat(ev.seat), ev.kind, tile, discarder, chow_first)
+        return tile, discarder, chow_first
 
-    def win(self, ev: Win) -> Any:
+    def win(self, seat: int, ev: Win) -> None:
+        """The win played with its tile and discarder read from the point of play: the tile just drawn (the
+        dealer's first turn: the best of its 14), the added kong being robbed, or the open discard."""
         if ev.ura_dora_indicators:
             raise self.refuse("an ura-dora indicator")
         if ev.horses and self.rule_set != "guangdong":
             raise self.refuse("a horse")
-        seat = self.seat(ev.seat)
         s = self.state
         if ev.self_drawn:
-            tile = s.drawn_tile if s.drawn_tile is not None else -1  # -1: the dealer's first turn
-            return rnd.Win(seat, tile, None, ev.horses)
+            if s.drawn_tile is None:
+                self.best_start_win(seat, ev.horses)
+            else:
+                s.on_win(seat, s.drawn_tile, None, ev.horses)
+            return
         if s.rob is not None:
             owner, tile = s.rob
-            return rnd.Win(seat, tile, owner, ev.horses)
+            s.on_win(seat, tile, owner, ev.horses)
+            return
         if s.discard is None:
             raise self.fail("a win on a discard with no discard open to it")
         discarder, tile = s.discard
-        return rnd.Win(seat, tile, discarder, ev.horses)
+        s.on_win(seat, tile, discarder, ev.horses)
 
-    def best_start_win(self, win: Any) -> Any:
+    def best_start_win(self, seat: int, horses: tuple[int, ...]) -> None:
         """The dealer's first-turn win: the one of its 14 tiles that scores best is the winning tile."""
-        held = [t for t, n in enumerate(self.state.seats[win.seat].counts) if n]
-        best: tuple[int, Any] | None = None
+        held = [t for t, n in enumerate(self.state.seats[seat].counts) if n]
+        best: tuple[int, int] | None = None
         for t in held:
             trial = copy.deepcopy(self.state)
-            candidate = rnd.Win(win.seat, t, None, win.horses)
             try:
-                trial.apply(candidate)
+                trial.on_win(seat, t, None, horses)
             except IllegalEventError:
                 continue
             value = win_value(trial.wins[-1])
             if best is None or value > best[0]:
-                best = (value, candidate)
+                best = (value, t)
         if best is None:
-            raise self.fail(f"{self.winds[win.seat].name.title()}'s hand does not win")
-        return best[1]
+            raise self.fail(f"{self.winds[seat].name.title()}'s hand does not win")
+        self.state.on_win(seat, best[1], None, horses)
 
-    def void(self, ev: VoidSuit) -> Any:
+    def void(self, ev: VoidSuit) -> tuple[tuple[Suit, ...], tuple[int | None, ...]] | None:
+        """The void suits once every seat has declared one (None before)."""
         seat = self.seat(ev.seat)
         if seat in self.voids:
             raise self.fail(f"{ev.seat.name.title()} declares a void suit twice")
@@ -215,9 +238,10 @@ class Reader:
             return None
         voids = [self.voids[s] for s in range(len(self.winds))]
         self.voids = {}
-        return rnd.VoidSuits(tuple(v.suit for v in voids), tuple(v.set_aside for v in voids))
+        return tuple(v.suit for v in voids), tuple(v.set_aside for v in voids)
 
-    def exchange(self, ev: ExchangeThree) -> Any:
+    def exchange(self, ev: ExchangeThree) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        """The tiles each seat passes, and to whom, in turn order."""
         by_seat: dict[int, tuple[tuple[int, ...], int]] = {}
         for x in ev.exchanges:
             seat = self.seat(x.seat)
@@ -227,7 +251,7 @@ class Reader:
         if len(by_seat) != len(self.winds):
             raise self.fail("every seat passes three tiles")
         order = range(len(self.winds))
-        return rnd.Exchange(tuple(by_seat[s][0] for s in order), tuple(by_seat[s][1] for s in order))
+        return tuple(by_seat[s][0] for s in order), tuple(by_seat[s][1] for s in order)
 
 
 def win_value(record: Any) -> int:
@@ -316,6 +340,7 @@ def settlement(reader: Reader, complete: bool, transfers: Sequence[Any], wins: S
 
 
 def _table_replay(make: Callable[[HandLog], rnd.Table], log: HandLog) -> Reader:
+    check_log_fields(log)  # before the table reads the options
     table = make(log)
     table.prevalent = log.prevalent_wind
     return replay(log, table, [table.wind(s) for s in range(table.seats_n)])

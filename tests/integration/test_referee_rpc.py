@@ -183,8 +183,12 @@ def test_chinese_tables_settle_over_grpc(stub: mahjong_pb2_grpc.MahjongEngineStu
         void_discard=pb.SICHUAN_VOID_DISCARD_LENIENT if lenient else pb.SICHUAN_VOID_DISCARD_STRICT))
     got = stub.Settle(pb.SettleRequest(log=log), timeout=10)
     assert got == in_process(log)
-    # the replay the oracle test holds to the reference's nets (its rulings listed there), seats by wind
-    from engine.rules.sichuan.referee import replay
+    # the settlement the oracle test holds to the reference's nets (its rulings listed there), seats by wind
+    from sichuan_referee_check import expected, reference_view
 
-    nets = replay(sichuan_rounds.events(rec), sichuan_rounds.options(rec)).settlement().net
-    assert [m.net for m in got.seats] == [nets[(w + rec["dealer"]) % 4] for w in range(4)]
+    from engine import referee
+
+    engine_log = sichuan_rounds.hand_log(rec)
+    ours = referee.settle(engine_log)
+    assert [m.net for m in got.seats] == [m.net for m in ours.seats]
+    assert reference_view(engine_log, ours)[:2] == expected(rec)[:2]

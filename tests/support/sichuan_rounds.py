@@ -1,5 +1,5 @@
 """Test support: the shared Sichuan round records (/work/shared/oracles/settle/sichuan_rounds.jsonl.gz,
-played by dcmshi/sichuan-mahjong, MIT) converted to the referee's events and options."""
+played by dcmshi/sichuan-mahjong, MIT) converted to the contract's HandLog (engine.referee) and Sichuan's options."""
 
 from __future__ import annotations
 
@@ -12,9 +12,7 @@ from typing import Any
 
 from engine import referee as r
 from engine.hand import MeldKind, Suit, Wind
-from engine.rules.round import Claim, Deal, Discard, Draw, FalseWin, Kong, WallEnd, Win
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
-from engine.rules.sichuan.referee import Event, Exchange, VoidSuits
 from engine.rules.sichuan.round_options import VoidDiscard
 from engine.tiles import parse_tile
 
@@ -40,39 +38,6 @@ def options(rec: dict[str, Any]) -> SichuanOptions:
         self_draw=SelfDraw.ADD_BASE, exchange_three=r["exchange_three"], set_aside=True,
         void_discard=VoidDiscard.STRICT if r["void_discard_rule"] == "strict" else VoidDiscard.LENIENT,
         flower_pig=r["flower_pig"], robbing_kong=r["robbing_kong"])
-
-
-def event(e: dict[str, Any]) -> Event | None:
-    kind = e["type"]
-    if kind == "deal":
-        return Deal(tuple(tuple(tile(t) for t in h) for h in e["hands"]), e["dealer"])
-    if kind == "exchange":
-        return Exchange(tuple(tuple(tile(t) for t in ts) for ts in e["tiles"]), tuple(e["to"]))
-    if kind == "void":
-        return VoidSuits(tuple(_SUITS[s] for s in e["suits"]),
-                         tuple(None if t is None else tile(t) for t in e["set_aside"]))
-    if kind == "draw":
-        return Draw(e["seat"], tile(e["tile"]))
-    if kind == "discard":
-        return Discard(e["seat"], tile(e["tile"]))
-    if kind == "call":
-        return Claim(e["seat"], MeldKind.PUNG if e["kind"] == "pon" else MeldKind.KONG, tile(e["tile"]), e["from"])
-    if kind == "kong":
-        return Kong(e["seat"], tile(e["tile"]), e["kind"] == "concealed")
-    if kind == "win":
-        return Win(e["seat"], tile(e["tile"]), e["from"])
-    if kind == "false_win":
-        return FalseWin(e["seat"])
-    if kind == "draw_game":
-        assert e["kind"] == "exhaustive"
-        return WallEnd()
-    if kind == "round_end":
-        return None  # derived: the third win ends the round
-    raise ValueError(f"unknown event {kind}")
-
-
-def events(rec: dict[str, Any]) -> list[Event]:
-    return [ev for ev in (event(e) for e in rec["events"]) if ev is not None]
 
 
 def wind(rec: dict[str, Any], seat: int) -> Wind:

@@ -8,11 +8,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+import referee_contract as rc
 
 from engine import referee as r
 from engine.errors import EngineError
-from engine.hand import MeldKind, Suit, Wind
+from engine.hand import Flower, MeldKind, Suit, Wind
 from engine.referee import ActionKind
+from engine.rules.mcr.options import McrOptions
+from engine.rules.sichuan.options import SichuanOptions
 from engine.tiles import parse_tile, parse_tiles
 
 E, S, W, N = Wind
@@ -138,3 +141,146 @@ def test_sichuan_void_suits_one_seat_at_a_time() -> None:
     assert kinds(r.legal(all_four)) == {E: [ActionKind.DISCARD]}  # the set-aside tile goes first
     with pytest.raises(r.IllegalEventError):
         r.legal(replace(all_four, events=(*all_four.events, r.Kita(E))))
+
+
+# ---------------------------------------------------------------------------------------------
+# Each of the five rule sets: a whole hand settled, Legal at several points, an illegal event named by its
+# index, and what the rule set does not read refused (tests/support/referee_contract.py builds the logs)
+
+SC_HANDS = ("1111m2345678m88p9p", "234p456p777p99p44m", "78p345m666m777m22m", "111p2p33p44p55p6p99m")
+SC_START = (rc.deal(SC_HANDS), *(r.VoidSuit(w, Suit.BAMBOO) for w in Wind))
+
+
+def whole(rule_set: str) -> r.HandLog:
+    """A whole hand of the rule set, ended by a win (or, for Sichuan's bloody round, one win and the wall's end)."""
+    if rule_set == "mcr":
+        return mcr_log()
+    if rule_set == "mcr2p":
+        return rc.log("mcr2p", rc.deal({E: "EEESSSWWWNNCFP", W: "123456789m345m5m"}), r.Discard(E, T("P")),
+                      r.Draw(W, T("5m")), r.Win(W, self_drawn=True))
+    if rule_set == "hk":
+        return rc.log("hk", rc.deal({E: "1111m234m567m99pES", S: "123p456p789p11p2p", W: "WWWNNNCCCFFPP",
+                                     N: "123s456s789sSS56s"}),
+                      r.FlowerTile(S, Flower.SUMMER), r.Draw(S, T("4p")), r.Discard(E, T("E")),
+                      r.Draw(S, T("9s")), r.Discard(S, T("9s")), r.Draw(W, T("9s")), r.Discard(W, T("9s")),
+                      r.Draw(N, T("9s")), r.Discard(N, T("9s")), r.Draw(E, T("8s")), r.Discard(E, T("8s")),
+                      r.Draw(S, T("3p")), r.Win(S, self_drawn=True))
+    if rule_set == "guangdong":
+        # East throws South's wind, South konges it and wins on the replacement (杠爆: East pays all)
+        return rc.log("guangdong", rc.deal({E: "1111m234m567m99pES", S: "SSS234p567p789p9s", W: "WWWNNNCCCFFPP",
+                                            N: "123s456s11s55s789s"}),
+                      r.Discard(E, T("S")), r.Claim(S, MeldKind.KONG, (T("S"),) * 4), r.Draw(S, T("9s")),
+                      r.Win(S, self_drawn=True))
+    assert rule_set == "sichuan"
+    won = rc.log("sichuan", *SC_START, r.Discard(E, T("8m")), r.Draw(S, T("9p")), r.Win(S, self_drawn=True),
+                 options=SichuanOptions(set_aside=False))
+    return rc.exhaust(won)
+
+
+RULE_SETS = ("mcr", "mcr2p", "hk", "guangdong", "sichuan")
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_a_whole_hand_settles(rule_set: str) -> None:
+    out = r.settle(whole(rule_set))
+    winner = next(e.seat for e in whole(rule_set).events if isinstance(e, r.Win))
+    assert len(out.wins) == 1 and out.wins[0].is_win and out.wins[0].best is not None
+    assert sum(m.net for m in out.seats) + out.pot == 0
+    assert max(out.seats, key=lambda m: m.net).seat == winner
+    assert out.lines and all(line.reason.isupper() for line in out.lines)
+    assert {line.payee for line in out.lines if line.reason == "WIN"} == {winner}
+    seats = [m.seat for m in out.seats]
+    assert seats == ([E, W] if rule_set == "mcr2p" else list(Wind))
+    assert r.legal(whole(rule_set)) == ()  # nothing more to do
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_legal_at_several_points(rule_set: str) -> None:
+    hand = whole(rule_set)
+    first = next(i for i, e in enumerate(hand.events) if isinstance(e, r.Discard))
+    # the turn before the first discard: its seat discards; after it: the next seat draws, others may claim
+    before = rc.kinds(r.legal(rc.upto(hand, first)))
+    discarder = hand.events[first].seat  # type: ignore[union-attr]
+    assert ActionKind.DISCARD in before[discarder] and set(before) == {discarder}
+    after = r.legal(rc.upto(hand, first + 1))
+    drawers = [s.seat for s in after if any(a.kind == ActionKind.DRAW for a in s.actions)]
+    assert len(drawers) == 1 and drawers[0] != discarder
+    assert all(s.seat != discarder for s in after)
+    draw = next(i for i, e in enumerate(hand.events) if i > first and isinstance(e, r.Draw))
+    assert hand.events[draw].seat == drawers[0]  # type: ignore[union-attr]
+    won = next(i for i, e in enumerate(hand.events) if isinstance(e, r.Win))
+    at_win = rc.kinds(r.legal(rc.upto(hand, won)))
+    winner = hand.events[won].seat  # type: ignore[union-attr]
+    self_drawn = hand.events[won].self_drawn  # type: ignore[union-attr]
+    assert (ActionKind.WIN_SELF_DRAWN if self_drawn else ActionKind.WIN_DISCARD) in at_win[winner]
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_an_illegal_event_in_each_rule_set(rule_set: str) -> None:
+    hand = whole(rule_set)
+    first = next(i for i, e in enumerate(hand.events) if isinstance(e, r.Discard))
+    discarder = hand.events[first].seat  # type: ignore[union-attr]
+    other = next(s.seat for s in hand.events[0].hands if s.seat != discarder)  # type: ignore[union-attr]
+    bad = rc.then(rc.upto(hand, first), r.Discard(other, T("1p")))
+    rc.illegal(bad, first)
+    # a draw of a tile the table does not play, after the first discard
+    rc.illegal(rc.then(rc.upto(hand, first + 1), r.Draw(S if rule_set != "mcr2p" else W, 99)), first + 1)
+    with pytest.raises(r.BadLogError) as info:
+        r.settle(rc.upto(hand, first + 1))  # not ended
+    assert (info.value.code, info.value.field) == ("BAD_LOG", "log.events")
+
+
+UNREAD: list[tuple[str, object, str]] = [
+    ("honba", lambda lg: replace(lg, honba=1), "log.honba"),
+    ("riichi sticks", lambda lg: replace(lg, riichi_sticks=1), "log.riichi_sticks"),
+    ("scores", lambda lg: replace(lg, scores=(25000,) * 4), "log.scores"),
+    ("dora indicator", lambda lg: rc.then(rc.upto(lg, 1), r.DoraIndicator(T("1m"))), "log.events[1]"),
+    ("dealt dora", lambda lg: replace(lg, events=(replace(lg.events[0], dora_indicators=(T("1m"),)),)),
+     "log.events[0]"),
+    ("red five dealt", lambda lg: replace(lg, events=(replace(lg.events[0], hands=(
+        replace(lg.events[0].hands[0], red_fives=(T("5m"),)), *lg.events[0].hands[1:])),)), "log.events[0]"),
+    ("kita", lambda lg: rc.then(rc.upto(lg, 1), r.Kita(E)), "log.events[1]"),
+    ("abortive draw", lambda lg: rc.then(rc.upto(lg, 1), r.DrawnGame(r.DrawnGameKind.NINE_TERMINALS)),
+     "log.events[1]"),
+]
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+@pytest.mark.parametrize("what, change, field", UNREAD, ids=[u[0] for u in UNREAD])
+def test_each_rule_set_refuses_what_it_does_not_read(rule_set: str, what: str, change: object, field: str) -> None:
+    with pytest.raises(EngineError) as info:
+        r.settle(change(whole(rule_set)))  # type: ignore[operator]
+    assert info.value.field == field, what
+    assert info.value.code == ("BAD_LOG" if field.startswith("log.") and "[" not in field else "ILLEGAL_EVENT")
+    assert "not read" in info.value.message or field.split(".")[-1].replace("_", " ") in info.value.message
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_riichi_and_red_fives_in_play_are_refused(rule_set: str) -> None:
+    hand = whole(rule_set)
+    first = next(i for i, e in enumerate(hand.events) if isinstance(e, r.Discard))
+    d = hand.events[first]
+    assert isinstance(d, r.Discard)
+    for bad in (replace(d, riichi=True), replace(d, red=True)):
+        msg = rc.illegal(rc.then(rc.upto(hand, first), bad), first)
+        assert "riichi" in msg or "red five" in msg
+    won = next(i for i, e in enumerate(hand.events) if isinstance(e, r.Win))
+    w = hand.events[won]
+    assert isinstance(w, r.Win)
+    assert "ura-dora" in rc.illegal(rc.then(rc.upto(hand, won), replace(w, ura_dora_indicators=(T("1m"),))), won)
+    if rule_set != "guangdong":
+        assert "horse" in rc.illegal(rc.then(rc.upto(hand, won), replace(w, horses=(T("1m"),))), won)
+
+
+def test_sichuan_has_no_prevalent_wind() -> None:
+    with pytest.raises(r.BadLogError) as info:
+        r.settle(replace(whole("sichuan"), prevalent_wind=Wind.SOUTH))
+    assert info.value.field == "log.prevalent_wind"
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_options_of_another_rule_set_are_refused(rule_set: str) -> None:
+    other = McrOptions() if rule_set != "mcr" else SichuanOptions()
+    with pytest.raises(r.BadLogError) as info:
+        r.legal(replace(whole(rule_set), options=other))
+    assert (info.value.code, info.value.field) == ("BAD_LOG", "log.options")

@@ -1,4 +1,4 @@
-"""The Guangdong 推倒胡 and Hong Kong referees on hand-built logs.
+"""The Guangdong 推倒胡 and Hong Kong referees on hand-built logs (the contract's HandLog, engine.referee).
 
 Guangdong (engine/rules/guangdong/referee.py, sources there): kong money when the kong is made (S1
 bangkaow.com: 直杠 "每家1倍, 均由点杠者出", 补杠 "每家出1倍"; S3 tsave.cn's 星辰广东麻将 page: 暗杠 2 from each,
@@ -8,109 +8,111 @@ self-draws win. Hong Kong: flowers from FlowerTile events and 包 derived from t
 
 from __future__ import annotations
 
-import pytest
+from dataclasses import replace
 
+from referee_contract import E, N, S, T, W, deal, exhaust, illegal, log, net, reasons, then
+
+from engine import referee as r
 from engine.hand import Flower, MeldKind
-from engine.rules.guangdong import referee as gd
 from engine.rules.guangdong.options import GuangdongOptions
-from engine.rules.hk import referee as hk
-from engine.rules.round import Claim, Deal, Discard, Draw, FlowerTile, IllegalEventError, Kong, WallEnd, Win
-from engine.tiles import parse_tile, parse_tiles
-
-T = parse_tile
+from engine.rules.hk.options import HkOptions
 
 
-def deal(*hands: str, dealer: int = 0) -> Deal:
-    return Deal(tuple(tuple(parse_tiles(h)) for h in hands), dealer)
+def fans(out: r.Settlement, i: int = 0) -> set[str]:
+    return {h.fan.name_zh for h in out.wins[i].best.fans}  # type: ignore[union-attr]
 
 
 # the dealer's 1111m, konged, and 9p on the replacement: 234m 567m 999p EE
-BLOOM = deal("1111m234m567m99pEE", "222p333p444p55p67p", "SSSWWWNNNCCCF", "123s456s789s11s55s")
+BLOOM = deal(("1111m234m567m99pEE", "222p333p444p55p67p", "SSSWWWNNNCCCF", "123s456s789s11s55s"))
+KONG = r.Kong(E, T("1m"))
 
 
 def test_concealed_kong_and_kong_bloom() -> None:
-    out = gd.settle([BLOOM, Kong(0, T("1m"), concealed=True), Draw(0, T("9p")), Win(0, T("9p"), None)])
-    w = out.wins[0]
-    assert w.context.replacement_tile and w.scoring.points == 2  # 杠上开花 x2 (the option's default)
+    out = r.settle(log("guangdong", BLOOM, KONG, r.Draw(E, T("9p")), r.Win(E, self_drawn=True)))
+    assert "杠上开花" in fans(out) and out.wins[0].best.points == 2  # type: ignore[union-attr]  # x2, the default
     # kong: 2 from each; the self-draw: 2 x points from each
-    assert out.net == (6 + 3 * 4, -6, -6, -6)
-    horses = gd.settle([BLOOM, Kong(0, T("1m"), concealed=True), Draw(0, T("9p")),
-                        Win(0, T("9p"), None, horses=(T("5s"), T("2s")))])
-    assert horses.wins[0].scoring.points == 2 * 2  # one horse (5s) names the winner: x (1 + 1)
+    assert tuple(m.net for m in out.seats) == (6 + 3 * 4, -6, -6, -6)
+    assert sorted(reasons(out, "KONG")) == [(S, E, 2), (W, E, 2), (N, E, 2)] and out.dealer_continues
+    horses = r.settle(log("guangdong", BLOOM, KONG, r.Draw(E, T("9p")),
+                          r.Win(E, self_drawn=True, horses=(T("5s"), T("2s")))))
+    assert horses.wins[0].best.points == 2 * 2  # type: ignore[union-attr]  # one horse (5s) names the winner
 
 
 def test_exposed_kong_fed_and_kong_burst_pays_all() -> None:
-    log = [deal("1111m234m567m99pES", "SSS234p567p789p9s", "WWWNNNCCCFFPP", "123s456s11s55s789s"),
-           Discard(0, T("S")), Claim(1, MeldKind.KONG, T("S"), 0)]
-    assert gd.settle(log).net == (-3, 3, 0, 0)  # 点杠: the feeder pays one per other player
-    out = gd.settle(log + [Draw(1, T("9s")), Win(1, T("9s"), None)])
-    points = out.wins[0].scoring.points
-    assert out.wins[0].context.kong_fed_by != 0 and points == 2
-    assert out.net == (-3 - 3 * 2 * points, 3 + 3 * 2 * points, 0, 0)  # 杠爆全包
+    hand = log("guangdong", deal(("1111m234m567m99pES", "SSS234p567p789p9s", "WWWNNNCCCFFPP", "123s456s11s55s789s")),
+               r.Discard(E, T("S")), r.Claim(S, MeldKind.KONG, (T("S"),) * 4))
+    out = r.settle(then(hand, r.Draw(S, T("9s")), r.Win(S, self_drawn=True)))
+    assert reasons(out, "KONG") == [(E, S, 3)]  # 点杠: the feeder pays one per other player
+    points = out.wins[0].best.points  # type: ignore[union-attr]
+    assert "杠爆全包" in fans(out) and points == 2
+    assert tuple(m.net for m in out.seats) == (-3 - 3 * 2 * points, 3 + 3 * 2 * points, 0, 0)  # 杠爆全包
 
 
 def test_added_kong_robbed() -> None:
-    log = [deal("1111m234m567m5pEES", "55pWWWNNN123s99s", "CCCFFFPP234m67m", "46p111s222s333s44s"),
-           Discard(0, T("5p")), Claim(1, MeldKind.PUNG, T("5p"), 0), Discard(1, T("3s")),
-           Draw(2, T("9m")), Discard(2, T("9m")), Draw(3, T("8m")), Discard(3, T("8m")),
-           Draw(0, T("7s")), Discard(0, T("7s")), Draw(1, T("5p")), Kong(1, T("5p"), concealed=False)]
-    assert gd.settle(log).net == (-1, 3, -1, -1)
-    out = gd.settle(log + [Win(3, T("5p"), 1)])
-    assert out.wins[0].context.robbing_kong
-    assert out.net == (0, -6, 0, 6)  # the kong's money back; 抢杠全包: the robbed pays 3 x 2 x 1
+    hand = log("guangdong", deal(("1111m234m567m5pEES", "55pWWWNNN123s99s", "CCCFFFPP234m67m", "46p111s222s333s44s")),
+               r.Discard(E, T("5p")), r.Claim(S, MeldKind.PUNG, (T("5p"),) * 3), r.Discard(S, T("3s")),
+               r.Draw(W, T("9m")), r.Discard(W, T("9m")), r.Draw(N, T("8m")), r.Discard(N, T("8m")),
+               r.Draw(E, T("7s")), r.Discard(E, T("7s")), r.Draw(S, T("5p")), r.Kong(S, T("5p"), added=True))
+    out = r.settle(then(hand, r.Win(N)))
+    assert sorted(reasons(out, "KONG")) == [(E, S, 1), (W, S, 1), (N, S, 1)]  # 补杠: one from each
+    assert "抢杠胡" in fans(out)
+    assert tuple(m.net for m in out.seats) == (0, -6, 0, 6)  # the money back; the robbed pays 3 x 2 x 1
+    assert sorted(reasons(out, "KONG_REFUND")) == [(S, E, 1), (S, W, 1), (S, N, 1)]
 
 
 def test_follow_dealer() -> None:
-    log = [deal("123m456m789m5s6sE11p", "234p567p888p999pE", "SSSWWWNNNCCCE", "FFFPPP345s789sE"),
-           Discard(0, T("E")), Draw(1, T("1s")), Discard(1, T("E")), Draw(2, T("2s")), Discard(2, T("E")),
-           Draw(3, T("9m")), Discard(3, T("E")), Draw(0, T("2s")), Discard(0, T("2s")), Draw(1, T("1s")),
-           Win(1, T("1s"), None)]
-    out = gd.settle(log)
-    assert out.wins[0].context.follow_dealer
-    assert out.net == (-2 - 3, 6 + 1, -2 + 1, -2 + 1)
-    off = gd.settle(log, GuangdongOptions(follow_dealer_points=0))
-    assert off.net == (-2, 6, -2, -2)
+    events = (deal(("123m456m789m5s6sE11p", "234p567p888p999pE", "SSSWWWNNNCCCE", "FFFPPP345s789sE")),
+              r.Discard(E, T("E")), r.Draw(S, T("1s")), r.Discard(S, T("E")), r.Draw(W, T("2s")), r.Discard(W, T("E")),
+              r.Draw(N, T("9m")), r.Discard(N, T("E")), r.Draw(E, T("2s")), r.Discard(E, T("2s")), r.Draw(S, T("1s")),
+              r.Win(S, self_drawn=True))
+    hand = log("guangdong", *events)
+    assert "跟庄" in fans(r.settle(hand))
+    assert net(hand) == (-2 - 3, 6 + 1, -2 + 1, -2 + 1)
+    assert net(replace(hand, options=GuangdongOptions(follow_dealer_points=0))) == (-2, 6, -2, -2)
 
 
 def test_drawn_game_and_discard_wins() -> None:
-    t = gd.table()
-    for ev in [BLOOM, Kong(0, T("1m"), concealed=True), Draw(0, T("3s")), Discard(0, T("3s"))]:
-        t.apply(ev)
-    t.wall = 0
-    t.apply(WallEnd())
-    assert t.outcome().net == (0, 0, 0, 0)  # 荒牌不结算: the kong money goes back
-    with pytest.raises(IllegalEventError, match="cannot win so"):
-        gd.settle([BLOOM, Kong(0, T("1m"), concealed=True), Draw(0, T("7p")), Discard(0, T("7p")),
-                   Win(1, T("7p"), 0)])
-    with pytest.raises(IllegalEventError, match="no chow"):
-        gd.settle([BLOOM, Discard(0, T("4m")), Claim(1, MeldKind.CHOW, T("4m"), 0, chow_first=T("2m"))])
+    konged = log("guangdong", BLOOM, KONG, r.Draw(E, T("3s")), r.Discard(E, T("3s")))
+    drawn = r.settle(exhaust(konged))
+    assert tuple(m.net for m in drawn.seats) == (0, 0, 0, 0)  # 荒牌不结算: the kong money goes back
+    assert sorted(reasons(drawn, "KONG_REFUND")) == [(E, S, 2), (E, W, 2), (E, N, 2)] and drawn.dealer_continues
+    assert "cannot win so" in illegal(log("guangdong", BLOOM, KONG, r.Draw(E, T("7p")), r.Discard(E, T("7p")),
+                                          r.Win(S)))
+    assert "no chow" in illegal(log("guangdong", BLOOM, r.Discard(E, T("4m")),
+                                    r.Claim(S, MeldKind.CHOW, (T("2m"), T("3m"), T("4m")))))
+
+
+HK_DRAGONS = (deal(("1111m234m567mCFPS", "CCFFPP123p456p9s", "WWWNNN234s567s8s", "345p678p9p11p22pEE")),
+              r.Discard(E, T("C")), r.Claim(S, MeldKind.PUNG, (T("C"),) * 3), r.Discard(S, T("9s")),
+              r.Draw(W, T("7p")), r.Discard(W, T("7p")), r.Draw(N, T("8p")), r.Discard(N, T("8p")),
+              r.Draw(E, T("2p")), r.Discard(E, T("F")), r.Claim(S, MeldKind.PUNG, (T("F"),) * 3), r.Discard(S, T("1p")),
+              r.Draw(W, T("7p")), r.Discard(W, T("7p")), r.Draw(N, T("8p")), r.Discard(N, T("8p")),
+              r.Draw(E, T("3p")), r.Discard(E, T("P")), r.Claim(S, MeldKind.PUNG, (T("P"),) * 3),
+              r.Discard(S, T("6p")), r.Draw(W, T("5p")), r.Discard(W, T("5p")), r.Win(S))
 
 
 def test_hk_liability_from_the_claims() -> None:
-    # seat 1 holds CC FF PP and pungs the dealer's red, green and white: the third dragon set is fed by seat 0
-    t = hk.table()
-    for ev in [deal("1111m234m567mCFPS", "CCFFPP123p456p9s", "WWWNNN234s567s8s", "345p678p9p11p22pEE"),
-               Discard(0, T("C")), Claim(1, MeldKind.PUNG, T("C"), 0), Discard(1, T("9s")),
-               Draw(2, T("7p")), Discard(2, T("7p")), Draw(3, T("8p")), Discard(3, T("8p")),
-               Draw(0, T("2p")), Discard(0, T("F")), Claim(1, MeldKind.PUNG, T("F"), 0), Discard(1, T("1p")),
-               Draw(2, T("7p")), Discard(2, T("7p")), Draw(3, T("8p")), Discard(3, T("8p")),
-               Draw(0, T("3p")), Discard(0, T("P")), Claim(1, MeldKind.PUNG, T("P"), 0)]:
-        t.apply(ev)
-    assert t.liable_seat(1) == 0  # 大三元包: the dealer discarded the third dragon
-    assert t.liable_seat(2) is None
+    # South holds CC FF PP and pungs the dealer's red, green and white: the third dragon set is fed by East,
+    # who alone pays South's win on West's 5p (包, the option's default); without 包 the discarder pays
+    out = r.settle(log("hk", *HK_DRAGONS))
+    assert "大三元" in fans(out)
+    nets = tuple(m.net for m in out.seats)
+    assert nets[0] < 0 and nets[1] == -nets[0] and nets[2] == nets[3] == 0
+    plain = net(log("hk", *HK_DRAGONS, options=HkOptions(liability=False)))
+    assert plain[2] == 2 * plain[0] == 2 * plain[3] < 0 and sum(plain) == 0  # the discarder pays double
 
 
 def test_hk_flowers_from_the_log() -> None:
-    dealt = deal("1111m234m567m99pES", "123p456p789p11p2p", "WWWNNNCCCFFPP", "123s456s789sSS56s")
-    with pytest.raises(IllegalEventError, match="second time"):
-        hk.settle([dealt, FlowerTile(1, Flower.SUMMER), Draw(1, T("4p")), Discard(0, T("E")),
-                   FlowerTile(1, Flower.SUMMER)])
-    good = [dealt, FlowerTile(1, Flower.SUMMER), Draw(1, T("4p")), Discard(0, T("E")),
-            Draw(1, T("9s")), Discard(1, T("9s")), Draw(2, T("9s")), Discard(2, T("9s")),
-            Draw(3, T("9s")), Discard(3, T("9s")), Draw(0, T("8s")), Discard(0, T("8s")),
-            Draw(1, T("3p")), Win(1, T("3p"), None)]
-    out = hk.settle(good)
-    ctx = out.wins[0].context
-    assert ctx.flower_tiles == (Flower.SUMMER,) and ctx.flowers == 1 and ctx.self_drawn and not ctx.earthly
-    assert out.net[1] == -(out.net[0] + out.net[2] + out.net[3]) > 0
-    assert out.net[0] == out.net[2] == out.net[3]  # a self-draw: each of the three pays the same
+    dealt = deal(("1111m234m567m99pES", "123p456p789p11p2p", "WWWNNNCCCFFPP", "123s456s789sSS56s"))
+    assert "second time" in illegal(log("hk", dealt, r.FlowerTile(S, Flower.SUMMER), r.Draw(S, T("4p")),
+                                        r.Discard(E, T("E")), r.FlowerTile(S, Flower.SUMMER)))
+    good = log("hk", dealt, r.FlowerTile(S, Flower.SUMMER), r.Draw(S, T("4p")), r.Discard(E, T("E")),
+               r.Draw(S, T("9s")), r.Discard(S, T("9s")), r.Draw(W, T("9s")), r.Discard(W, T("9s")),
+               r.Draw(N, T("9s")), r.Discard(N, T("9s")), r.Draw(E, T("8s")), r.Discard(E, T("8s")),
+               r.Draw(S, T("3p")), r.Win(S, self_drawn=True))
+    out = r.settle(good)
+    assert "正花" in fans(out) and "自摸" in fans(out) and "地胡" not in fans(out)  # summer: South's own flower
+    nets = tuple(m.net for m in out.seats)
+    assert nets[1] == -(nets[0] + nets[2] + nets[3]) > 0
+    assert nets[0] == nets[2] == nets[3]  # a self-draw: each of the three pays the same
+    assert not out.dealer_continues

@@ -1,236 +1,255 @@
-"""The Sichuan referee from the rule text: kong money when the kong is made (刮风下雨: concealed 2 from
-each player still in, exposed 2 from the discarder, added 1 from each only with the fresh fourth tile;
-MIL sheet as summarised in /work/shared/oracles/sichuan/README.md and the Chengdu sheet cited in
-engine/rules/sichuan/payments.py), 杠上炮 refund (MIL) or 呼叫转移 (Chengdu), several winners on one
-discard (一炮多响), the wall's end (查大叫, 退税, 查花猪, the lenient void penalty), the void suit enforced
-and 诈胡. Each log is built by hand; a shortened wall (Round(wall=...)) stands for the wall's end."""
+"""The Sichuan referee from the rule text, on hand-built logs (the contract's HandLog, engine.referee): kong
+money when the kong is made (刮风下雨: concealed 2 from each player still in, exposed 2 from the discarder,
+added 1 from each only with the fresh fourth tile; MIL sheet as summarised in /work/shared/oracles/sichuan/README.md
+and the Chengdu sheet cited in engine/rules/sichuan/payments.py), 杠上炮 refund (MIL) or 呼叫转移 (Chengdu),
+several winners on one discard (一炮多响), the wall's end (查大叫, 退税, 查花猪, the lenient void penalty), the void
+suit enforced and 诈胡. A round still going on is played to the wall's end (`exhaust`) to be settled; `upto`
+reads the money of its first events."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 import pytest
+from referee_contract import E, N, S, T, W, deal, exhaust, illegal, log, reasons, then
 
-from engine.hand import MeldKind, Suit
-from engine.rules.round import Claim, Deal, Discard, Draw, FalseWin, IllegalEventError, Kong, WallEnd, Win
+from engine import referee as r
+from engine.errors import BadOptionError
+from engine.hand import MeldKind, Suit, Wind
 from engine.rules.sichuan.options import SichuanOptions, Variant
-from engine.rules.sichuan.referee import Event, Line, Round, VoidSuits, settle
 from engine.rules.sichuan.round_options import VoidDiscard
-from engine.tiles import parse_tile, parse_tiles
 
-M, P, S = Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO
+M, P, B = Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO
 PLAIN = SichuanOptions(set_aside=False)  # MIL without the set-aside tile unless a test says
-T = parse_tile
 
-# seat 1 waits on 9p / 4m, seat 2 on 6p / 9p; one 9p and one 1p are left in the wall
+# South waits on 9p / 4m, West on 6p / 9p; one 9p and one 1p are left in the wall
 HANDS = ("1111m2345678m88p9p", "234p456p777p99p44m", "78p345m666m777m22m", "111p2p33p44p55p6p99m")
 
 
-def deal(*hands: str, dealer: int = 0) -> Deal:
-    return Deal(tuple(tuple(parse_tiles(h)) for h in hands), dealer)
+def voids(*suits: Suit, aside: tuple[str | None, ...] = (None,) * 4) -> list[r.HandEvent]:
+    return [r.VoidSuit(w, u, None if a is None else T(a)) for w, u, a in zip(Wind, suits, aside, strict=True)]
 
 
-def run(events: list[Event], opts: SichuanOptions = PLAIN, wall: int | None = None) -> Round:
-    rnd = Round(opts) if wall is None else Round(opts, wall=wall)
-    for ev in events:
-        rnd.apply(ev)
-    return rnd
+def sc(*events: r.HandEvent, opts: SichuanOptions = PLAIN) -> r.HandLog:
+    return log("sichuan", *events, options=opts)
 
 
-def net(events: list[Event], opts: SichuanOptions = PLAIN) -> tuple[int, ...]:
-    return settle(events, opts).net
+def upto(out: r.Settlement, n: int) -> tuple[int, ...]:
+    """Each seat's money from the lines of the first n events."""
+    net = dict.fromkeys(Wind, 0)
+    for m in out.lines:
+        if m.event_index < n:
+            net[m.payer] -= m.amount
+            if m.payee is not None:
+                net[m.payee] += m.amount
+    return tuple(net[w] for w in Wind)
 
 
-def illegal(events: list[Event], opts: SichuanOptions = PLAIN, wall: int | None = None) -> str:
-    with pytest.raises(IllegalEventError) as e:
-        run(events, opts, wall)
-    assert e.value.code == "ILLEGAL_EVENT" and e.value.index == len(events) - 1
-    return str(e.value)
+def at(out: r.Settlement, reason: str, index: int) -> list[tuple[Wind, Wind | None, int]]:
+    """The lines of one reason at one event: (payer, payee, amount), payees in turn order."""
+    return sorted((m.payer, m.payee, m.amount) for m in out.lines if m.reason == reason and m.event_index == index)
 
 
-START = [deal(*HANDS), VoidSuits((S, S, S, S))]
-KONG_SHOT = START + [Kong(0, T("1m"), concealed=True), Draw(0, T("9p")), Discard(0, T("9p"))]
+def played(hand: r.HandLog) -> tuple[r.Settlement, int]:
+    """The round played on to the wall's end and settled; the number of events the test wrote."""
+    return r.settle(exhaust(hand)), len(hand.events)
+
+
+START = [deal(HANDS), *voids(B, B, B, B)]
+KONG_SHOT = [*START, r.Kong(E, T("1m")), r.Draw(E, T("9p")), r.Discard(E, T("9p"))]
 
 
 def test_concealed_kong_is_paid_by_each_player_still_in() -> None:
-    rnd = run(START + [Kong(0, T("1m"), concealed=True)])
-    assert rnd.settlement().net == (6, -2, -2, -2)
+    out, n = played(sc(*START, r.Kong(E, T("1m")), r.Draw(E, T("6s")), r.Discard(E, T("6s"))))
+    assert upto(out, n) == (6, -2, -2, -2)
+    assert {(m.reason, m.event_index) for m in out.lines if m.event_index < n} == {("KONG", 5)}
 
 
 def test_shoot_after_kong_two_winners_mil_refunds_once() -> None:
     # 杠上炮 on the replacement's discard: both win (一炮多响); MIL gives the kong money back to its payers
-    s = settle(KONG_SHOT + [Win(1, T("9p"), 0), Win(2, T("9p"), 0)])
-    assert [w.value for w in s.wins] == [2, 2]  # plain hand + Shoot After Kong
-    assert s.net == (6 - 6 - 4, -2 + 2 + 2, -2 + 2 + 2, -2 + 2)
-    assert sum(t.amount for t in s.transfers if t.kind == Line.KONG_REFUND) == 6
+    out, n = played(sc(*KONG_SHOT, r.Win(S), r.Win(W)))
+    assert [w.best.points for w in out.wins] == [2, 2]  # type: ignore[union-attr]  # plain + Shoot After Kong
+    assert upto(out, n) == (6 - 6 - 4, -2 + 2 + 2, -2 + 2 + 2, -2 + 2)
+    assert at(out, "KONG_REFUND", n - 2) == [(E, S, 2), (E, W, 2), (E, N, 2)]  # once, at the first win
 
 
 def test_shoot_after_kong_call_transfer_shared_by_the_winners() -> None:
     opts = SichuanOptions(set_aside=False, call_transfer=True)
-    s = settle(KONG_SHOT + [Win(1, T("9p"), 0), Win(2, T("9p"), 0)], opts)
-    moved = [(t.payee, t.amount) for t in s.transfers if t.kind == Line.KONG_TRANSFER]
-    assert sorted(moved) == [(1, 3), (2, 3)]  # 6 shared, never more than the discarder took
-    assert s.net == (6 - 6 - 4, -2 + 2 + 3, -2 + 2 + 3, -2)
-    one = settle(KONG_SHOT + [Win(1, T("9p"), 0)], opts)
-    assert one.net == (6 - 6 - 2, -2 + 2 + 6, -2, -2)
+    out, n = played(sc(*KONG_SHOT, r.Win(S), r.Win(W), opts=opts))
+    assert sorted(reasons(out, "KONG_TRANSFER")) == [(E, S, 3), (E, W, 3)]  # 6 shared, never more than E took
+    assert upto(out, n) == (6 - 6 - 4, -2 + 2 + 3, -2 + 2 + 3, -2)
+    one, n = played(sc(*KONG_SHOT, r.Win(S), opts=opts))
+    assert upto(one, n) == (6 - 6 - 2, -2 + 2 + 6, -2, -2)
 
 
 def test_after_several_winners_the_seat_after_the_last_draws() -> None:
-    log = KONG_SHOT + [Win(1, T("9p"), 0), Win(2, T("9p"), 0)]
-    assert "seat 3's draw" in illegal(log + [Draw(1, T("1p"))])
-    assert "already won" in illegal(log + [Win(1, T("9p"), 0)])
-    run(log + [Draw(3, T("1p"))])
+    hand = sc(*KONG_SHOT, r.Win(S), r.Win(W))
+    assert "North's draw" in illegal(then(hand, r.Draw(S, T("1p"))))
+    assert "already won" in illegal(then(hand, r.Win(S)))
+    assert {s.seat for s in r.legal(then(hand, r.Draw(N, T("1p"))))} == {N}
 
 
 def test_exposed_and_added_kong_money() -> None:
-    # seat 2 pungs the dealer's 2m; later it draws the fourth 2m and adds it: 1 from each still in
-    log = START + [Discard(0, T("2m")), Claim(2, MeldKind.PUNG, T("2m"), 0), Discard(2, T("3m")),
-                   Draw(3, T("1p")), Kong(3, T("1p"), concealed=True), Draw(3, T("2m")), Discard(3, T("2m"))]
-    s = settle(log)
-    assert s.net == (-2, -2, -2, 6)
-    # the 2m discarded by seat 3 could be konged by nobody (seat 2 holds a pung, not three in hand)
-    assert "holds 0 2m" in illegal(log + [Claim(2, MeldKind.KONG, T("2m"), 3)])
+    # West pungs the dealer's 2m; North konges its 1p and throws the fourth 2m: nobody may kong it
+    hand = sc(*START, r.Discard(E, T("2m")), r.Claim(W, MeldKind.PUNG, (T("2m"),) * 3), r.Discard(W, T("3m")),
+              r.Draw(N, T("1p")), r.Kong(N, T("1p")), r.Draw(N, T("2m")), r.Discard(N, T("2m")))
+    out, n = played(hand)
+    assert upto(out, n) == (-2, -2, -2, 6)
+    assert "holds 0 2m" in illegal(then(hand, r.Claim(W, MeldKind.KONG, (T("2m"),) * 4)))
 
 
 def test_added_kong_with_the_drawn_tile_pays_one_each_else_nothing() -> None:
-    hands = ("1111m2345678m88p9p", "234p456p777p99p44m", "78p345m666m777m22m", "111p2p33p44p55p6p99m")
-    base = [deal(*hands), VoidSuits((S, S, S, S)), Discard(0, T("2m")), Claim(2, MeldKind.PUNG, T("2m"), 0),
-            Discard(2, T("3m")), Draw(3, T("5s")), Discard(3, T("5s")), Draw(0, T("7s")), Discard(0, T("7s")),
-            Draw(1, T("8s")), Discard(1, T("8s"))]
-    fresh = base + [Draw(2, T("2m")), Kong(2, T("2m"), concealed=False)]
-    assert settle(fresh).net == (-1, -1, 3, -1)
-    # robbed: nobody waits on 2m here, so the rob window closes with the replacement draw
-    assert settle(fresh + [Draw(2, T("9s"))]).net == (-1, -1, 3, -1)
+    base = [*START, r.Discard(E, T("2m")), r.Claim(W, MeldKind.PUNG, (T("2m"),) * 3), r.Discard(W, T("3m")),
+            r.Draw(N, T("5s")), r.Discard(N, T("5s")), r.Draw(E, T("7s")), r.Discard(E, T("7s")),
+            r.Draw(S, T("8s")), r.Discard(S, T("8s"))]
+    fresh = sc(*base, r.Draw(W, T("2m")), r.Kong(W, T("2m"), added=True))
+    # nobody waits on 2m here: the rob window closes with the replacement draw
+    out, n = played(fresh)
+    assert upto(out, n) == (-1, -1, 3, -1)
+    assert at(out, "KONG", n - 1) == [(E, W, 1), (S, W, 1), (N, W, 1)]
+    # the fourth 2m kept a go-round before it is added: the kong pays nothing
+    later = sc(*base, r.Draw(W, T("2m")), r.Discard(W, T("4m")), r.Draw(N, T("1s")), r.Discard(N, T("1s")),
+               r.Draw(E, T("2s")), r.Discard(E, T("2s")), r.Draw(S, T("3s")), r.Discard(S, T("3s")),
+               r.Draw(W, T("9m")), r.Kong(W, T("2m"), added=True))
+    out, n = played(later)
+    assert upto(out, n) == (0, 0, 0, 0) and not at(out, "KONG", n - 1)
 
 
 def test_robbed_kong_refunds_its_money() -> None:
-    # seat 1 waits on 2m / 5m; seat 2 pungs the dealer's 2m, later draws the fourth and adds it: seat 1 robs
+    # South waits on 2m / 5m; West pungs the dealer's 2m, later draws the fourth and adds it: South robs
     hands = (HANDS[0], "234p456p777p99p34m", HANDS[2], HANDS[3])
-    log = [deal(*hands), VoidSuits((S, S, S, S)), Discard(0, T("2m")), Claim(2, MeldKind.PUNG, T("2m"), 0),
-           Discard(2, T("3m")), Draw(3, T("5s")), Discard(3, T("5s")), Draw(0, T("7s")), Discard(0, T("7s")),
-           Draw(1, T("8s")), Discard(1, T("8s")), Draw(2, T("2m")), Kong(2, T("2m"), concealed=False)]
-    s = settle(log + [Win(1, T("2m"), 2)])
-    assert [w.value for w in s.wins] == [2]  # plain + Robbing the Kong
-    assert s.net == (0, 2, -2, 0)  # the kong's 3 went back; the robbed player pays the value
-    # play goes on after the robber (seat 2, without a replacement tile), not at seat 3
-    assert "seat 2's draw" in illegal(log + [Win(1, T("2m"), 2), Draw(3, T("9s"))])
-    assert s.complete is False and run(log + [Win(1, T("2m"), 2), Draw(2, T("9s"))]).seats[2].melds[0].kind \
-        == MeldKind.PUNG  # the robbed kong is a pung again
-    no_rob = SichuanOptions(set_aside=False, robbing_kong=False)
-    assert "no discard open" in illegal(log + [Win(1, T("2m"), 2)], no_rob)
+    hand = sc(deal(hands), *voids(B, B, B, B), r.Discard(E, T("2m")), r.Claim(W, MeldKind.PUNG, (T("2m"),) * 3),
+              r.Discard(W, T("3m")), r.Draw(N, T("5s")), r.Discard(N, T("5s")), r.Draw(E, T("7s")),
+              r.Discard(E, T("7s")), r.Draw(S, T("8s")), r.Discard(S, T("8s")), r.Draw(W, T("2m")),
+              r.Kong(W, T("2m"), added=True))
+    robbed = then(hand, r.Win(S))
+    out, n = played(robbed)
+    assert [w.best.points for w in out.wins] == [2]  # type: ignore[union-attr]  # plain + Robbing the Kong
+    assert upto(out, n) == (0, 2, -2, 0)  # the kong's 3 went back; the robbed player pays the value
+    assert at(out, "KONG_REFUND", n - 1) == [(W, E, 1), (W, S, 1), (W, N, 1)]
+    # play goes on after the robber (West, without a replacement tile), not at North
+    assert "West's draw" in illegal(then(robbed, r.Draw(N, T("9s"))))
+    no_rob = replace(hand, options=SichuanOptions(set_aside=False, robbing_kong=False))
+    assert "no discard open" in illegal(then(no_rob, r.Win(S)))
 
 
 def test_wall_end_ready_check_and_kong_refund() -> None:
-    # dealer konged (6 in), then nobody wins before the wall runs out; seat 3 (void m) still holds 9m
-    log = [deal(*HANDS), VoidSuits((S, S, S, M)), Kong(0, T("1m"), concealed=True), Draw(0, T("6s")),
-           Discard(0, T("6s")), Draw(1, T("5s")), Discard(1, T("5s")), WallEnd()]
-    rnd = run(log, wall=2)
-    s = rnd.settlement()
-    assert s.ready == (False, True, True, False)
-    # 查大叫: seats 0 and 3 pay seats 1 and 2 their best value (1 each); 退税: seat 0 returns its 6
-    assert s.net == (6 - 6 - 2, -2 + 2 + 1 + 1, -2 + 2 + 1 + 1, -2 + 2 - 2)
-    assert s.complete and s.pot == 0
-    off = run(log, SichuanOptions(set_aside=False, ready_check=False, kong_refund=False), wall=2).settlement()
-    assert off.net == (6, -2, -2, -2)
-    lenient = run(log, SichuanOptions(set_aside=False, void_discard=VoidDiscard.LENIENT), wall=2).settlement()
-    assert lenient.pot == 48 and lenient.net[3] == -2 - 48 and sum(lenient.net) + lenient.pot == 0
+    # the dealer konged (6 in), then nobody wins before the wall runs out; North (void m) throws its 99m first
+    head = [deal(HANDS), *voids(B, B, B, M), r.Kong(E, T("1m")), r.Draw(E, T("6s")), r.Discard(E, T("6s")),
+            r.Draw(S, T("5s")), r.Discard(S, T("5s")), r.Draw(W, T("7s")), r.Discard(W, T("7s")),
+            r.Draw(N, T("8s")), r.Discard(N, T("9m")), r.Draw(E, T("9s")), r.Discard(E, T("9s")),
+            r.Draw(S, T("9s")), r.Discard(S, T("9s")), r.Draw(W, T("9s")), r.Discard(W, T("9s")),
+            r.Draw(N, T("1s")), r.Discard(N, T("9m"))]
+    out = r.settle(exhaust(sc(*head)))
+    assert [m.ready for m in out.seats] == [False, True, True, False]
+    # 查大叫: East and North pay South and West their best value (1 each); 退税: East returns its 6
+    assert tuple(m.net for m in out.seats) == (6 - 6 - 2, -2 + 2 + 1 + 1, -2 + 2 + 1 + 1, -2 + 2 - 2)
+    assert len(reasons(out, "NOT_READY")) == 4 and out.pot == 0 and not out.wins
+    off = r.settle(exhaust(sc(*head, opts=SichuanOptions(set_aside=False, ready_check=False, kong_refund=False))))
+    assert tuple(m.net for m in off.seats) == (6, -2, -2, -2)
+    # the lenient rule: North keeps its 99m to the end and pays the void penalty to the pot
+    lenient = SichuanOptions(set_aside=False, void_discard=VoidDiscard.LENIENT)
+    kept = r.settle(exhaust(sc(deal(HANDS), *voids(B, B, B, M), r.Kong(E, T("1m")), r.Draw(E, T("6s")),
+                               r.Discard(E, T("6s")), opts=lenient)))
+    assert kept.pot == 48 and reasons(kept, "VOID_PENALTY") == [(N, None, 48)]
+    assert sum(m.net for m in kept.seats) + kept.pot == 0
 
 
 def test_flower_pig_pays_everyone() -> None:
-    # seat 3 (void s) draws and keeps a bamboo under the lenient rule: three suits at the wall's end
+    # North (void s) draws and keeps a bamboo under the lenient rule: three suits at the wall's end
     opts = SichuanOptions(set_aside=False, flower_pig=True, void_discard=VoidDiscard.LENIENT, void_penalty=0)
-    log = [deal(*HANDS), VoidSuits((S, S, S, S)), Discard(0, T("8m")), Draw(1, T("5s")), Discard(1, T("5s")),
-           Draw(2, T("6s")), Discard(2, T("6s")), Draw(3, T("7s")), Discard(3, T("9m")), WallEnd()]
-    s = run(log, opts, wall=3).settlement()
-    pig = [t for t in s.transfers if t.kind == Line.FLOWER_PIG]
-    assert {(t.payer, t.payee, t.amount) for t in pig} == {(3, 0, 16), (3, 1, 16), (3, 2, 16)}
+    hand = sc(deal(HANDS), *voids(B, B, B, B), r.Discard(E, T("8m")), r.Draw(S, T("5s")), r.Discard(S, T("5s")),
+              r.Draw(W, T("6s")), r.Discard(W, T("6s")), r.Draw(N, T("7s")), r.Discard(N, T("9m")), opts=opts)
+    out = r.settle(exhaust(hand))
+    assert set(reasons(out, "FLOWER_PIG")) == {(N, E, 16), (N, S, 16), (N, W, 16)}
 
 
 def test_wall_end_only_when_the_wall_is_empty() -> None:
-    assert "not empty" in illegal(START + [Discard(0, T("8m")), WallEnd()])
+    assert "not empty" in illegal(sc(*START, r.Discard(E, T("8m")), r.DrawnGame(r.DrawnGameKind.EXHAUSTIVE)))
 
 
 def test_void_suit_is_enforced() -> None:
-    # seat 3 declares characters void while holding 99m: strict rule, 9m goes first
-    log = [deal(*HANDS), VoidSuits((S, S, S, M)), Discard(0, T("8m")), Draw(1, T("5s")), Discard(1, T("5s")),
-           Draw(2, T("6s")), Discard(2, T("6s")), Draw(3, T("7s"))]
-    assert "must discard it first" in illegal(log + [Discard(3, T("7s"))])
-    run(log + [Discard(3, T("9m"))])
-    run(log + [Discard(3, T("7s"))], SichuanOptions(set_aside=False, void_discard=VoidDiscard.LENIENT))
+    # North declares characters void while holding 99m: strict rule, 9m goes first
+    head = [deal(HANDS), *voids(B, B, B, M), r.Discard(E, T("8m")), r.Draw(S, T("5s")), r.Discard(S, T("5s")),
+            r.Draw(W, T("6s")), r.Discard(W, T("6s")), r.Draw(N, T("7s"))]
+    assert "must discard it first" in illegal(sc(*head, r.Discard(N, T("7s"))))
+    assert r.legal(sc(*head, r.Discard(N, T("9m"))))
+    lenient = SichuanOptions(set_aside=False, void_discard=VoidDiscard.LENIENT)
+    assert r.legal(sc(*head, r.Discard(N, T("7s")), opts=lenient))
     # nobody claims or wins with a tile of the void suit
-    assert "void suit" in illegal([deal(*HANDS), VoidSuits((S, S, M, S)), Discard(0, T("2m")),
-                                   Claim(2, MeldKind.PUNG, T("2m"), 0)])
-    assert "does not win" in illegal([deal(*HANDS), VoidSuits((S, M, S, S)), Kong(0, T("1m"), concealed=True),
-                                      Draw(0, T("9p")), Discard(0, T("9p")), Win(1, T("9p"), 0)])
+    assert "void suit" in illegal(sc(deal(HANDS), *voids(B, B, M, B), r.Discard(E, T("2m")),
+                                     r.Claim(W, MeldKind.PUNG, (T("2m"),) * 3)))
+    assert "does not win" in illegal(sc(deal(HANDS), *voids(B, M, B, B), r.Kong(E, T("1m")), r.Draw(E, T("9p")),
+                                        r.Discard(E, T("9p")), r.Win(S)))
 
 
 def test_set_aside_tile_is_the_first_discard() -> None:
     mil = SichuanOptions()  # MIL: the void suit is declared by a tile set aside face down
-    assert "sets no tile" in illegal([deal(*HANDS), VoidSuits((S, S, S, M))], mil)
-    wrong = VoidSuits((S, S, S, M), (None, None, None, T("1p")))
-    assert "not a tile of its void suit" in illegal([deal(*HANDS), wrong], mil)
-    log = [deal(*HANDS), VoidSuits((S, S, M, S), (None, None, T("3m"), None)), Discard(0, T("8m")),
-           Draw(1, T("5s")), Discard(1, T("5s")), Draw(2, T("6s"))]
-    assert "set-aside tile 3m" in illegal(log + [Discard(2, T("2m"))], mil)
-    run(log + [Discard(2, T("3m"))], mil)
+    assert "sets no tile" in illegal(sc(deal(HANDS), *voids(B, B, B, M), opts=mil))
+    assert "not a tile of its void suit" in illegal(sc(deal(HANDS), *voids(B, B, B, M, aside=(None, None, None, "1p")),
+                                                       opts=mil))
+    head = [deal(HANDS), *voids(B, B, M, B, aside=(None, None, "3m", None)), r.Discard(E, T("8m")),
+            r.Draw(S, T("5s")), r.Discard(S, T("5s")), r.Draw(W, T("6s"))]
+    assert "set-aside tile 3m" in illegal(sc(*head, r.Discard(W, T("2m")), opts=mil))
+    assert r.legal(sc(*head, r.Discard(W, T("3m")), opts=mil))
 
 
 def test_no_chow_and_turn_order() -> None:
-    assert "never a chow" in illegal(START + [Discard(0, T("9p")), Claim(1, MeldKind.CHOW, T("9p"), 0)])
-    assert "out of turn" in illegal(START + [Discard(1, T("4m"))])
-    assert "seat 1's draw" in illegal(START + [Discard(0, T("8m")), Draw(2, T("5s"))])
-    assert "fifth 9p" in illegal(START + [Discard(0, T("8m")), Draw(1, T("9p")), Discard(1, T("9p")),
-                                          Draw(2, T("9p"))])
+    assert "never a chow" in illegal(sc(*START, r.Discard(E, T("9p")),
+                                        r.Claim(S, MeldKind.CHOW, (T("7p"), T("8p"), T("9p")))))
+    assert "out of turn" in illegal(sc(*START, r.Discard(S, T("4m"))))
+    assert "South's draw" in illegal(sc(*START, r.Discard(E, T("8m")), r.Draw(W, T("5s"))))
+    assert "fifth 9p" in illegal(sc(*START, r.Discard(E, T("8m")), r.Draw(S, T("9p")), r.Discard(S, T("9p")),
+                                    r.Draw(W, T("9p"))))
 
 
 def test_passed_win_blocks_a_discard_win_until_the_next_draw() -> None:
-    # 过水: seat 1 lets the dealer's 9p go, then may not win on seat 2's 9p with no more fan
-    # 过水: seat 2 lets the dealer's 9p go (plain, 0 fan), then may not win on seat 1's 6p with no more fan
+    # 过水: West lets the dealer's 9p go (plain, 0 fan), then may not win on South's 6p with no more fan
     lenient = SichuanOptions(set_aside=False, void_discard=VoidDiscard.LENIENT)
-    log = START + [Discard(0, T("9p")), Draw(1, T("5s")), Discard(1, T("6p"))]
-    assert "passed a win" in illegal(log + [Win(2, T("6p"), 1)], lenient)
-    run(log + [Draw(2, T("5s")), Discard(2, T("5s"))], lenient)
+    head = [*START, r.Discard(E, T("9p")), r.Draw(S, T("5s")), r.Discard(S, T("6p"))]
+    assert "passed a win" in illegal(sc(*head, r.Win(W), opts=lenient))
+    assert r.legal(sc(*head, r.Draw(W, T("5s")), r.Discard(W, T("5s")), opts=lenient))
 
 
 def test_false_win_penalty_and_refund() -> None:
-    log = START + [Kong(0, T("1m"), concealed=True), Draw(0, T("5s")), FalseWin(0)]
-    assert net(log) == (6 - 24 - 6, -2 + 8 + 2, -2 + 8 + 2, -2 + 8 + 2)
-    assert "does not win" in illegal(START + [Kong(0, T("1m"), concealed=True), Draw(0, T("5s")),
-                                              Win(0, T("5s"), None)])
+    out, n = played(sc(*START, r.Kong(E, T("1m")), r.Draw(E, T("5s")), r.FalseWin(E), r.Discard(E, T("5s"))))
+    assert upto(out, n) == (6 - 24 - 6, -2 + 8 + 2, -2 + 8 + 2, -2 + 8 + 2)
+    assert len(reasons(out, "FALSE_WIN")) == 3
+    assert "does not win" in illegal(sc(*START, r.Kong(E, T("1m")), r.Draw(E, T("5s")), r.Win(E, self_drawn=True)))
 
 
 def test_self_draw_pays_value_plus_one_from_each_still_in() -> None:
-    log = START + [Discard(0, T("8m")), Draw(1, T("9p")), Win(1, T("9p"), None)]
-    # seat 1's first draw with nothing claimed yet: 地胡, the cap (2 ^ 4), + 1 from each
-    assert net(log) == (-17, 51, -17, -17)
+    head = [*START, r.Discard(E, T("8m")), r.Draw(S, T("9p")), r.Win(S, self_drawn=True)]
+    # South's first draw with nothing claimed yet: 地胡, the cap (2 ^ 4), + 1 from each
+    out, n = played(sc(*head))
+    assert upto(out, n) == (-17, 51, -17, -17)
     plain = SichuanOptions(set_aside=False, heavenly_earthly=False)
-    assert net(log, plain) == (-2, 6, -2, -2)
-    # the round goes on: seat 2 draws next, and seat 1 (out) pays nothing more
-    s = settle(log + [Draw(2, T("6p")), Win(2, T("6p"), None)], plain)
-    assert s.net == (-4, 6, -2 + 4, -4)
+    out, n = played(sc(*head, opts=plain))
+    assert upto(out, n) == (-2, 6, -2, -2)
+    # the round goes on: West draws next, and South (out) pays nothing more
+    out, n = played(sc(*head, r.Draw(W, T("6p")), r.Win(W, self_drawn=True), opts=plain))
+    assert upto(out, n) == (-4, 6, -2 + 4, -4)
 
 
 def test_round_options_are_checked() -> None:
-    from engine.errors import BadOptionError
     for bad in ({"void_penalty": -1}, {"false_win_penalty": 10**6}):
         with pytest.raises(BadOptionError) as e:
-            Round(SichuanOptions(**bad))  # type: ignore[arg-type]
+            r.legal(sc(deal(HANDS), opts=SichuanOptions(**bad)))  # type: ignore[arg-type]
         assert e.value.field == f"options.sichuan.{next(iter(bad))}"
 
 
 def test_chengdu_table_defaults() -> None:
     # Chengdu: no set-aside tile, 呼叫转移 on 杠上炮, 查花猪 at the wall's end
     chengdu = SichuanOptions(variant=Variant.CHENGDU)
-    s = settle(KONG_SHOT + [Win(1, T("9p"), 0)], chengdu)
-    assert [(t.payee, t.amount) for t in s.transfers if t.kind == Line.KONG_TRANSFER] == [(1, 6)]
-    assert "sets a tile aside" in illegal([deal(*HANDS), VoidSuits((S, S, S, M), (None, None, None, T("9m")))],
-                                          chengdu)
-    log = [deal(*HANDS), VoidSuits((S, S, S, S)), Discard(0, T("8m")), Draw(1, T("5s")), Discard(1, T("5s")),
-           Draw(2, T("6s")), Discard(2, T("6s")), Draw(3, T("7s")), Discard(3, T("9m")), WallEnd()]
+    out, _ = played(sc(*KONG_SHOT, r.Win(S), opts=chengdu))
+    assert reasons(out, "KONG_TRANSFER") == [(E, S, 6)]
+    assert "sets a tile aside" in illegal(sc(deal(HANDS), *voids(B, B, B, M, aside=(None, None, None, "9m")),
+                                             opts=chengdu))
+    head = [deal(HANDS), *voids(B, B, B, B), r.Discard(E, T("8m")), r.Draw(S, T("5s")), r.Discard(S, T("5s")),
+            r.Draw(W, T("6s")), r.Discard(W, T("6s")), r.Draw(N, T("7s")), r.Discard(N, T("9m"))]
 
-    def pigs(opts: SichuanOptions) -> list[tuple[int, int | None, int]]:
+    def pigs(opts: SichuanOptions) -> list[tuple[Wind, Wind | None, int]]:
         lenient = replace(opts, void_discard=VoidDiscard.LENIENT)
-        return [(t.payer, t.payee, t.amount) for t in run(log, lenient, wall=3).settlement().transfers
-                if t.kind == Line.FLOWER_PIG]
-    assert pigs(chengdu) == [(3, 0, 64), (3, 1, 64), (3, 2, 64)]  # 2 ^ 6: the Chengdu cap
+        return reasons(r.settle(exhaust(sc(*head, opts=lenient))), "FLOWER_PIG")
+    assert pigs(chengdu) == [(N, E, 64), (N, S, 64), (N, W, 64)]  # 2 ^ 6: the Chengdu cap
     assert pigs(PLAIN) == []  # MIL: no 查花猪 unless the option says

@@ -17,13 +17,12 @@ declared before), the horses (买马: the tiles of the Win event's `horses`, dra
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.hand import Wind
 from engine.rules.guangdong.options import GuangdongOptions
-from engine.rules.round import Outcome, Table, replay
+from engine.rules.round import Table
 from engine.rules.round_log import dealer_won_or_drawn, table_referee
 from engine.tiles import HONORS, NUM_KINDS
 
@@ -73,10 +72,6 @@ def table(options: GuangdongOptions | None = None) -> GuangdongTable:
     tiles = frozenset(range(NUM_KINDS)) if opts.honors else frozenset(t for t in range(NUM_KINDS) if t not in HONORS)
     return GuangdongTable("guangdong", opts, seats_n=opts.players, tiles=tiles, flowers=False,
                           chows=opts.chow_melds, other_wind=Wind.SOUTH)
-
-
-def settle(events: Sequence[Any], options: GuangdongOptions | None = None) -> Outcome:
-    return replay(table(options), events).outcome()
 
 
 # The referee on the contract (engine.referee): a HandLog in, SeatActions and a Settlement out.

@@ -12,12 +12,11 @@ settles nothing. The log's DrawnGame is accepted once the wall is empty (no tile
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from engine.hand import MeldKind, Wind
 from engine.rules.hk.options import HkOptions
-from engine.rules.round import Outcome, Table, replay
+from engine.rules.round import Table
 from engine.rules.round_log import dealer_won_or_drawn, table_referee
 from engine.tiles import DRAGONS, WINDS
 
@@ -57,11 +56,6 @@ class HkTable(Table):
 def table(options: HkOptions | None = None, prevalent: Wind = Wind.EAST) -> HkTable:
     opts = options if options is not None else HkOptions()
     return HkTable("hk", opts, prevalent=prevalent, flowers=opts.flowers)
-
-
-def settle(events: Sequence[Any], options: HkOptions | None = None, prevalent: Wind = Wind.EAST) -> Outcome:
-    return replay(table(options, prevalent), events).outcome()
-
 
 
 # The referee on the contract (engine.referee): a HandLog in, SeatActions and a Settlement out.

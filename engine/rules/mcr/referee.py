@@ -10,12 +10,11 @@ never counts 和绝张), the seat and prevalent winds. A drawn game settles noth
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from engine.hand import Wind
 from engine.rules.mcr.options import McrOptions
-from engine.rules.round import Outcome, Table, replay
+from engine.rules.round import Table
 from engine.rules.round_log import table_referee
 
 
@@ -30,11 +29,6 @@ class McrTable(Table):
 
 def table(options: McrOptions | None = None, prevalent: Wind = Wind.EAST) -> McrTable:
     return McrTable("mcr", options if options is not None else McrOptions(), prevalent=prevalent)
-
-
-def settle(events: Sequence[Any], options: McrOptions | None = None, prevalent: Wind = Wind.EAST) -> Outcome:
-    """Each seat's net for the hand: the win's payments, or nothing for a drawn game."""
-    return replay(table(options, prevalent), events).outcome()
 
 
 # The referee on the contract (engine.referee): a HandLog in, SeatActions and a Settlement out.

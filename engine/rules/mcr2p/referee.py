@@ -10,12 +10,9 @@ declaration (报听, 天听) has no event in the log, so it is never scored. A d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 from engine.hand import Wind
 from engine.rules.mcr2p import TILE_KINDS, TwoPlayerOptions
-from engine.rules.round import Outcome, Table, replay
+from engine.rules.round import Table
 from engine.rules.round_log import table_referee
 
 
@@ -23,10 +20,6 @@ def table(options: TwoPlayerOptions | None = None) -> Table:
     opts = options if options is not None else TwoPlayerOptions()
     other = Wind.WEST if opts.non_dealer_seat == "any" else Wind[opts.non_dealer_seat.upper()]
     return Table("mcr2p", opts, seats_n=2, tiles=frozenset(TILE_KINDS), flowers=False, other_wind=other)
-
-
-def settle(events: Sequence[Any], options: TwoPlayerOptions | None = None) -> Outcome:
-    return replay(table(options), events).outcome()
 
 
 # The referee on the contract (engine.referee): a HandLog in, SeatActions and a Settlement out.

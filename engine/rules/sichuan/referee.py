@@ -1,8 +1,11 @@
 """The Sichuan referee: a whole 血战到底 round replayed from its event log, each event checked, and
 every transfer of the round (wins, kong money, the wall's end) settled.
 
-Seats are 0-3 in turn order (seat s + 1 plays after seat s); `dealer` names the dealer's seat, who
-sits East for the hand's scoring. Tiles are engine indices (suited tiles only).
+The round reads the contract's HandLog (engine.referee) through engine/rules/round_log.py: `REFEREE`
+answers Legal and Settle, `replay_log` gives the Round at the log's end. Seats are 0-3 in turn order (seat
+s + 1 plays after seat s): East (the dealer) 0, South, West, North; messages name them by wind. Tiles are
+engine indices (suited tiles only). The money lines' reasons (`Line` names): WIN, KONG, KONG_REFUND,
+KONG_TRANSFER, FALSE_WIN, FLOWER_PIG, NOT_READY, VOID_PENALTY.
 
 The round (both sheets, MIL and Chengdu, their differences as options in round_options.py):
 
@@ -41,31 +44,17 @@ last tile, heavenly, earthly, void suit, seats out), never taken from a flag.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
 from engine import api
 from engine.errors import BadOptionError
 from engine.hand import Hand, Meld, MeldKind, Suit, WinContext, Wind, kong, make_hand, pung
-from engine.referee import BadLogError, HandLog, Referee, SeatActions
+from engine.referee import BadLogError, HandLog, IllegalEventError, Referee, SeatActions
 from engine.referee import Settlement as ContractSettlement
 from engine.results import Evaluation
 from engine.rules import round_log
-from engine.rules.round import (
-    Claim,
-    Deal,
-    Discard,
-    Draw,
-    Exchange,
-    FalseWin,
-    IllegalEventError,
-    Kong,
-    SeatLegal,
-    VoidSuits,
-    WallEnd,
-    Win,
-)
+from engine.rules.round import SeatLegal
 from engine.rules.sichuan.options import SelfDraw, SichuanOptions, Variant
 from engine.rules.sichuan.payments import relative
 from engine.rules.sichuan.round_options import VoidDiscard
@@ -75,13 +64,6 @@ RULE_SET = "sichuan"
 SEATS = 4
 WALL = 108 - 13 * 4 - 1  # 55 tiles to draw after the deal
 SUITS = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
-
-
-# ---------------------------------------------------------------------------------------------
-# The events: those of every Chinese table (engine.rules.round) and Sichuan's own
-
-
-Event = Deal | Exchange | VoidSuits | Draw | Discard | Claim | Kong | Win | FalseWin | WallEnd
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,6 +196,10 @@ class Round:
 
     # ------------------------------------------------------------------ helpers
 
+    def name(self, seat: int | None) -> str:
+        """A seat as the log names it: its wind."""
+        return "nobody" if seat is None else self.wind(seat).name.title()
+
     def fail(self, message: str) -> IllegalEventError:
         return IllegalEventError(self.index, message)
 
@@ -245,7 +231,7 @@ class Round:
     def take(self, seat: int, tile: int, n: int = 1) -> None:
         s = self.seats[seat]
         if s.counts[tile] < n:
-            raise self.fail(f"seat {seat} holds {s.counts[tile]} {format_tile(tile)}, needs {n}")
+            raise self.fail(f"{self.name(seat)} holds {s.counts[tile]} {format_tile(tile)}, needs {n}")
         s.counts[tile] -= n
 
     def hand(self, seat: int, win: int | None, *, minus: int | None = None) -> Hand:
@@ -270,46 +256,28 @@ class Round:
 
     # ------------------------------------------------------------------ the events
 
-    def apply(self, ev: Event) -> None:
+    def begin(self, index: int, what: str) -> None:
+        """Event `index` (a `what`) is about to be played: refused once the round is over, and before the play
+        for anything but the deal, the exchange and the void suits."""
+        self.index = index
         if self.phase == Phase.OVER:
             raise self.fail("the round is over")
-        if isinstance(ev, Deal):
-            self.deal(ev)
-        elif isinstance(ev, Exchange):
-            self.exchange(ev)
-        elif isinstance(ev, VoidSuits):
-            self.void(ev)
-        elif self.phase in (Phase.DEAL, Phase.EXCHANGE, Phase.VOID):
-            raise self.fail(f"{type(ev).__name__} before the {self.phase.value}")
-        elif isinstance(ev, Draw):
-            self.draw(ev)
-        elif isinstance(ev, Discard):
-            self.discard_(ev)
-        elif isinstance(ev, Claim):
-            self.claim(ev)
-        elif isinstance(ev, Kong):
-            self.kong(ev)
-        elif isinstance(ev, Win):
-            self.win(ev)
-        elif isinstance(ev, FalseWin):
-            self.false_win(ev)
-        elif isinstance(ev, WallEnd):
-            self.wall_end()
-        else:
-            raise self.fail(f"{type(ev).__name__} is not a Sichuan event")
-        self.index += 1
+        if self.phase in (Phase.DEAL, Phase.EXCHANGE, Phase.VOID) and what not in ("Deal", "ExchangeThree",
+                                                                                   "VoidSuit"):
+            raise self.fail(f"{what} before the {self.phase.value}")
 
-    def deal(self, ev: Deal) -> None:
+    def on_flower(self, seat: int, shown: object) -> None:
+        raise self.fail("FlowerTile is not a Sichuan event (Sichuan plays no flowers)")
+
+    def on_deal(self, hands: tuple[tuple[int, ...], ...]) -> None:
         if self.phase != Phase.DEAL:
             raise self.fail("a second deal")
-        self.check_seat(ev.dealer, "dealer")
-        if len(ev.hands) != SEATS:
-            raise self.fail(f"the deal has {len(ev.hands)} hands, expected 4")
-        self.dealer = ev.dealer
-        for seat, tiles in enumerate(ev.hands):
-            want = 14 if seat == ev.dealer else 13
+        if len(hands) != SEATS:
+            raise self.fail(f"the deal has {len(hands)} hands, expected 4")
+        for seat, tiles in enumerate(hands):
+            want = 14 if seat == self.dealer else 13
             if len(tiles) != want:
-                raise self.fail(f"seat {seat} is dealt {len(tiles)} tiles, expected {want}")
+                raise self.fail(f"{self.name(seat)} is dealt {len(tiles)} tiles, expected {want}")
             for t in tiles:
                 self.see(t)
                 self.seats[seat].counts[t] += 1
@@ -322,47 +290,49 @@ class Round:
             raise self.fail(f"a fifth {format_tile(t)}")
         self.seen[t] += 1
 
-    def exchange(self, ev: Exchange) -> None:
+    def on_exchange(self, passed: tuple[tuple[int, ...], ...], to: tuple[int, ...]) -> None:
         if not self.opts.exchange_three:
             raise self.fail("exchange three (换三张) is not played (option exchange_three)")
         if self.phase != Phase.EXCHANGE:
             raise self.fail("the exchange comes right after the deal")
-        if len(ev.tiles) != SEATS or len(ev.to) != SEATS:
+        if len(passed) != SEATS or len(to) != SEATS:
             raise self.fail("the exchange names each of the four seats")
-        steps = {(ev.to[s] - s) % SEATS for s in range(SEATS)}
+        steps = {(to[s] - s) % SEATS for s in range(SEATS)}
         if len(steps) != 1 or 0 in steps:
             raise self.fail("every player passes to another player, all in one direction")
-        for s, tiles in enumerate(ev.tiles):
+        for s, tiles in enumerate(passed):
             if len(tiles) != 3 or len({suit_of(t) for t in tiles}) != 1:
-                raise self.fail(f"seat {s} passes {len(tiles)} tiles; exchange three passes three of one suit")
+                raise self.fail(f"{self.name(s)} passes {len(tiles)} tiles; exchange three passes three of one suit")
             for t in tiles:
                 self.take(s, t)
-        for s, tiles in enumerate(ev.tiles):
+        for s, tiles in enumerate(passed):
             for t in tiles:
-                self.seats[ev.to[s]].counts[t] += 1
+                self.seats[to[s]].counts[t] += 1
         self.phase = Phase.VOID
 
-    def void(self, ev: VoidSuits) -> None:
+    def on_void(self, suits: tuple[Suit, ...], aside: tuple[int | None, ...]) -> None:
         if self.phase == Phase.EXCHANGE:
             raise self.fail("exchange three (option exchange_three) comes before the void suits")
         if self.phase != Phase.VOID:
             raise self.fail("the void suits are chosen once, after the deal")
-        if len(ev.suits) != SEATS or len(ev.set_aside) != SEATS:
+        if len(suits) != SEATS or len(aside) != SEATS:
             raise self.fail("the void suits name each of the four seats")
         set_aside = self.set_aside_rule()
-        for seat, (suit, tile) in enumerate(zip(ev.suits, ev.set_aside, strict=True)):
+        for seat, (suit, tile) in enumerate(zip(suits, aside, strict=True)):
             s = self.seats[seat]
             if suit not in SUITS:
-                raise self.fail(f"seat {seat}: {suit!r} is not a suit")
+                raise self.fail(f"{self.name(seat)}: {suit!r} is not a suit")
             s.void = Suit(suit)
             if tile is None:
                 if set_aside and self.holds_void(s):
-                    raise self.fail(f"seat {seat} holds its void suit and sets no tile of it aside (option set_aside)")
+                    raise self.fail(f"{self.name(seat)} holds its void suit and sets no tile of it aside "
+                                    "(option set_aside)")
                 continue
             if not set_aside:
-                raise self.fail(f"seat {seat} sets a tile aside, which this table does not (option set_aside)")
+                raise self.fail(f"{self.name(seat)} sets a tile aside, which this table does not (option set_aside)")
             if suit_of(tile) != s.void or not s.counts[tile]:
-                raise self.fail(f"seat {seat} sets aside {format_tile(tile)}, not a tile of its void suit it holds")
+                raise self.fail(f"{self.name(seat)} sets aside {format_tile(tile)}, not a tile of its void suit it "
+                                "holds")
             s.set_aside = tile
         self.phase, self.turn, self.turn_kind = Phase.TURN, self.dealer, TurnKind.START
 
@@ -390,25 +360,25 @@ class Round:
                 o.passed_fan = max(o.passed_fan or 0, ev[1])
         self.discard = None
 
-    def draw(self, ev: Draw) -> None:
+    def on_draw(self, seat: int, tile: int) -> None:
         if self.phase in (Phase.CLAIMS, Phase.WON, Phase.ROB):
             self.after_claims()
         if self.phase != Phase.DRAW:
             raise self.fail("a draw out of turn")
-        if ev.seat != self.turn:
-            raise self.fail(f"seat {ev.seat} draws, but it is seat {self.turn}'s draw")
+        if seat != self.turn:
+            raise self.fail(f"{self.name(seat)} draws, but it is {self.name(self.turn)}'s draw")
         if self.wall <= 0:
             raise self.fail("the wall is empty")
-        self.see(ev.tile)
+        self.see(tile)
         self.wall -= 1
-        s = self.seats[ev.seat]
-        s.counts[ev.tile] += 1
+        s = self.seats[seat]
+        s.counts[tile] += 1
         s.drawn += 1
         s.passed_fan = None
-        self.phase, self.drawn_tile = Phase.TURN, ev.tile
+        self.phase, self.drawn_tile = Phase.TURN, tile
         self.turn_kind = TurnKind.REPLACEMENT if self.replacement else TurnKind.DRAWN
         if not self.replacement:
-            self.last_kong[ev.seat] = None
+            self.last_kong[seat] = None
         self.replacement = False
 
     def after_claims(self) -> None:
@@ -427,46 +397,47 @@ class Round:
         self.winners_here = []
         self.phase, self.turn = Phase.DRAW, self.next_in(last)
 
-    def discard_(self, ev: Discard) -> None:
-        if self.phase != Phase.TURN or ev.seat != self.turn:
-            raise self.fail(f"seat {ev.seat} discards out of turn")
-        s = self.seats[ev.seat]
-        if s.set_aside is not None and ev.tile != s.set_aside:
-            raise self.fail(f"seat {ev.seat}'s first discard is its set-aside tile {format_tile(s.set_aside)}")
+    def on_discard(self, seat: int, tile: int) -> None:
+        if self.phase != Phase.TURN or seat != self.turn:
+            raise self.fail(f"{self.name(seat)} discards out of turn")
+        s = self.seats[seat]
+        if s.set_aside is not None and tile != s.set_aside:
+            raise self.fail(f"{self.name(seat)}'s first discard is its set-aside tile {format_tile(s.set_aside)}")
         if (self.opts.void_discard == VoidDiscard.STRICT and self.holds_void(s) and s.void is not None
-                and suit_of(ev.tile) != s.void):
-            raise self.fail(f"seat {ev.seat} holds its void suit and must discard it first (strict void rule)")
-        self.take(ev.seat, ev.tile)
+                and suit_of(tile) != s.void):
+            raise self.fail(f"{self.name(seat)} holds its void suit and must discard it first (strict void rule)")
+        self.take(seat, tile)
         s.set_aside = None
-        self.discard = (ev.seat, ev.tile)
+        self.discard = (seat, tile)
         self.discard_after_kong = self.turn_kind == TurnKind.REPLACEMENT
         self.discard_last = self.wall == 0
         self.phase, self.winners_here = Phase.CLAIMS, []
 
-    def claim(self, ev: Claim) -> None:
+    def on_claim(self, claimer: int, kind: MeldKind, claimed: int, named_from: int,
+                 chow_first: int | None = None) -> None:
         if self.phase != Phase.CLAIMS or self.discard is None:
             raise self.fail("a claim with no discard open to it (a win on the discard comes first)")
         seat, tile = self.discard
-        s = self.check_seat(ev.seat, "seat")
-        if ev.discarder != seat or ev.tile != tile:
-            raise self.fail(f"the claim names {format_tile(ev.tile)} from seat {ev.discarder}; the discard is "
-                            f"{format_tile(tile)} from seat {seat}")
-        if ev.seat == seat or s.out:
-            raise self.fail(f"seat {ev.seat} cannot claim this discard")
+        s = self.check_seat(claimer, "seat")
+        if named_from != seat or claimed != tile:
+            raise self.fail(f"the claim names {format_tile(claimed)} from {self.name(named_from)}; the discard is "
+                            f"{format_tile(tile)} from {self.name(seat)}")
+        if claimer == seat or s.out:
+            raise self.fail(f"{self.name(claimer)} cannot claim this discard")
         if suit_of(tile) == s.void:
-            raise self.fail(f"seat {ev.seat} cannot claim a tile of its void suit")
+            raise self.fail(f"{self.name(claimer)} cannot claim a tile of its void suit")
         self.close_claims()
-        if ev.kind == MeldKind.PUNG:
-            self.take(ev.seat, tile, 2)
+        if kind == MeldKind.PUNG:
+            self.take(claimer, tile, 2)
             s.melds.append(_Meld(MeldKind.PUNG, tile, source=seat))
-            self.phase, self.turn, self.turn_kind, self.drawn_tile = Phase.TURN, ev.seat, TurnKind.CLAIMED, None
-        elif ev.kind == MeldKind.KONG:
+            self.phase, self.turn, self.turn_kind, self.drawn_tile = Phase.TURN, claimer, TurnKind.CLAIMED, None
+        elif kind == MeldKind.KONG:
             if self.wall <= 0:
                 raise self.fail("no kong on the last discard: the wall is empty")
-            self.take(ev.seat, tile, 3)
+            self.take(claimer, tile, 3)
             s.melds.append(_Meld(MeldKind.KONG, tile, source=seat))
-            self.record_kong(ev.seat, {seat: 2}, "exposed")
-            self.phase, self.turn, self.replacement = Phase.DRAW, ev.seat, True
+            self.record_kong(claimer, {seat: 2}, "exposed")
+            self.phase, self.turn, self.replacement = Phase.DRAW, claimer, True
         else:
             raise self.fail("Sichuan claims a pung or a kong, never a chow")
         self.calls_made = True
@@ -478,32 +449,32 @@ class Round:
         self.kong_money.append(money)
         self.last_kong[seat] = money
 
-    def kong(self, ev: Kong) -> None:
-        if self.phase != Phase.TURN or ev.seat != self.turn:
-            raise self.fail(f"seat {ev.seat} declares a kong out of turn")
+    def on_kong_event(self, seat: int, tile: int, concealed: bool) -> None:
+        if self.phase != Phase.TURN or seat != self.turn:
+            raise self.fail(f"{self.name(seat)} declares a kong out of turn")
         if self.wall <= 0:
             raise self.fail("no kong once the wall is empty")
-        s = self.seats[ev.seat]
-        if suit_of(ev.tile) == s.void:
-            raise self.fail(f"seat {ev.seat} cannot declare a kong of its void suit")
-        others = self.still_in(ev.seat)
-        if ev.concealed:
-            self.take(ev.seat, ev.tile, 4)
-            s.melds.append(_Meld(MeldKind.KONG, ev.tile, concealed=True))
-            self.record_kong(ev.seat, dict.fromkeys(others, 2), "concealed")
+        s = self.seats[seat]
+        if suit_of(tile) == s.void:
+            raise self.fail(f"{self.name(seat)} cannot declare a kong of its void suit")
+        others = self.still_in(seat)
+        if concealed:
+            self.take(seat, tile, 4)
+            s.melds.append(_Meld(MeldKind.KONG, tile, concealed=True))
+            self.record_kong(seat, dict.fromkeys(others, 2), "concealed")
             self.calls_made = True
             self.phase, self.replacement = Phase.DRAW, True
             return
-        meld = next((m for m in s.melds if m.kind == MeldKind.PUNG and m.tile == ev.tile), None)
+        meld = next((m for m in s.melds if m.kind == MeldKind.PUNG and m.tile == tile), None)
         if meld is None:
-            raise self.fail(f"seat {ev.seat} adds {format_tile(ev.tile)} to a pung it does not have")
-        fresh = self.turn_kind in (TurnKind.DRAWN, TurnKind.REPLACEMENT) and self.drawn_tile == ev.tile
-        self.take(ev.seat, ev.tile)
+            raise self.fail(f"{self.name(seat)} adds {format_tile(tile)} to a pung it does not have")
+        fresh = self.turn_kind in (TurnKind.DRAWN, TurnKind.REPLACEMENT) and self.drawn_tile == tile
+        self.take(seat, tile)
         meld.kind, meld.added = MeldKind.KONG, True
-        self.record_kong(ev.seat, dict.fromkeys(others, 1 if fresh else 0), "promoted" if fresh else "postponed")
+        self.record_kong(seat, dict.fromkeys(others, 1 if fresh else 0), "promoted" if fresh else "postponed")
         self.calls_made = True
         if self.opts.robbing_kong:
-            self.phase, self.rob, self.winners_here = Phase.ROB, (ev.seat, ev.tile), []
+            self.phase, self.rob, self.winners_here = Phase.ROB, (seat, tile), []
         else:
             self.phase, self.replacement = Phase.DRAW, True
 
@@ -544,70 +515,69 @@ class Round:
         plain = self.evaluate_discard_win(seat, discarder, tile, False, False, False)
         return plain is not None and plain[1] > passed
 
-    def win(self, ev: Win) -> None:
-        s = self.check_seat(ev.seat, "seat")
+    def on_win(self, winner: int, win_tile: int, discarder: int | None, horses: tuple[int, ...] = ()) -> None:
+        s = self.check_seat(winner, "seat")
         if s.out:
-            raise self.fail(f"seat {ev.seat} has already won")
-        if ev.discarder is None:
-            self.self_drawn_win(ev)
+            raise self.fail(f"{self.name(winner)} has already won")
+        if discarder is None:
+            self.self_drawn_win(winner, win_tile)
         elif self.phase == Phase.ROB:
-            self.robbing_win(ev)
+            self.robbing_win(winner, win_tile, discarder)
         else:
-            self.discard_win(ev)
+            self.discard_win(winner, win_tile, discarder)
         if sum(x.out for x in self.seats) >= SEATS - 1:
             self.close_claims()
             self.phase = Phase.OVER
 
-    def self_drawn_win(self, ev: Win) -> None:
-        if self.phase != Phase.TURN or ev.seat != self.turn or self.turn_kind == TurnKind.CLAIMED:
-            raise self.fail(f"seat {ev.seat} declares a self-drawn win without having drawn")
+    def self_drawn_win(self, winner: int, win_tile: int) -> None:
+        if self.phase != Phase.TURN or winner != self.turn or self.turn_kind == TurnKind.CLAIMED:
+            raise self.fail(f"{self.name(winner)} declares a self-drawn win without having drawn")
         start = self.turn_kind == TurnKind.START
-        if not start and ev.tile != self.drawn_tile:
+        if not start and win_tile != self.drawn_tile:
             raise self.fail(f"the self-drawn winning tile is the tile drawn, {format_tile(self.drawn_tile or 0)}")
-        s = self.seats[ev.seat]
-        if not s.counts[ev.tile]:
-            raise self.fail(f"seat {ev.seat} does not hold {format_tile(ev.tile)}")
-        earthly = (self.turn_kind == TurnKind.DRAWN and ev.seat != self.dealer and s.drawn == 1
+        s = self.seats[winner]
+        if not s.counts[win_tile]:
+            raise self.fail(f"{self.name(winner)} does not hold {format_tile(win_tile)}")
+        earthly = (self.turn_kind == TurnKind.DRAWN and winner != self.dealer and s.drawn == 1
                    and not self.calls_made)
-        ctx = self.context(ev.seat, None, replacement_tile=self.turn_kind == TurnKind.REPLACEMENT,
+        ctx = self.context(winner, None, replacement_tile=self.turn_kind == TurnKind.REPLACEMENT,
                            last_wall_tile=self.wall == 0, heavenly=start and not s.melds, earthly=earthly)
         scored = None if self.holds_void(s) else self.score(
-            self.hand(ev.seat, ev.tile, minus=ev.tile), ctx)
+            self.hand(winner, win_tile, minus=win_tile), ctx)
         if scored is None:
-            raise self.fail(f"seat {ev.seat}'s hand does not win (a declared win without one is a FalseWin)")
+            raise self.fail(f"{self.name(winner)}'s hand does not win (a declared win without one is a FalseWin)")
         value, fan = scored
         bonus = 1 if self.opts.self_draw == SelfDraw.ADD_BASE else 0
-        for payer in self.still_in(ev.seat):
-            self.pay(Line.WIN, payer, ev.seat, value + bonus)
-        self.record_win(ev, value, fan, ctx)
-        s.counts[ev.tile] -= 1
+        for payer in self.still_in(winner):
+            self.pay(Line.WIN, payer, winner, value + bonus)
+        self.record_win(winner, None, win_tile, value, fan, ctx)
+        s.counts[win_tile] -= 1
         s.out = True
         if self.phase != Phase.OVER:
-            self.phase, self.turn = Phase.DRAW, self.next_in(ev.seat)
+            self.phase, self.turn = Phase.DRAW, self.next_in(winner)
 
-    def discard_win(self, ev: Win) -> None:
+    def discard_win(self, winner: int, win_tile: int, discarder: int | None) -> None:
         if self.phase not in (Phase.CLAIMS, Phase.WON) or self.discard is None:
             raise self.fail("a win on a discard with no discard open to it")
         seat, tile = self.discard
-        if ev.discarder != seat or ev.tile != tile:
-            raise self.fail(f"the win names {format_tile(ev.tile)} from seat {ev.discarder}; the discard is "
-                            f"{format_tile(tile)} from seat {seat}")
-        if ev.seat == seat or ev.seat in self.winners_here:
-            raise self.fail(f"seat {ev.seat} cannot win on this discard")
-        scored = self.evaluate_discard_win(ev.seat, seat, tile, self.discard_after_kong, self.discard_last, False)
+        if discarder != seat or win_tile != tile:
+            raise self.fail(f"the win names {format_tile(win_tile)} from {self.name(discarder)}; the discard is "
+                            f"{format_tile(tile)} from {self.name(seat)}")
+        if winner == seat or winner in self.winners_here:
+            raise self.fail(f"{self.name(winner)} cannot win on this discard")
+        scored = self.evaluate_discard_win(winner, seat, tile, self.discard_after_kong, self.discard_last, False)
         if scored is None:
-            raise self.fail(f"seat {ev.seat}'s hand does not win on {format_tile(tile)}")
-        if not self.may_win_again(ev.seat, seat, tile):
-            raise self.fail(f"seat {ev.seat} passed a win worth {self.seats[ev.seat].passed_fan} fan since its last "
-                            "draw (过水): it may "
-                            "win on a discard again only with more fan, or after drawing")
+            raise self.fail(f"{self.name(winner)}'s hand does not win on {format_tile(tile)}")
+        if not self.may_win_again(winner, seat, tile):
+            raise self.fail(f"{self.name(winner)} passed a win worth {self.seats[winner].passed_fan} fan since its "
+                            "last draw (过水): it may win on a discard again only with more fan, or after drawing")
         value, fan = scored
-        self.pay(Line.WIN, seat, ev.seat, value)
-        ctx = self.context(ev.seat, seat, after_kong_discard=self.discard_after_kong, last_wall_tile=self.discard_last)
-        self.record_win(ev, value, fan, ctx)
+        self.pay(Line.WIN, seat, winner, value)
+        ctx = self.context(winner, seat, after_kong_discard=self.discard_after_kong, last_wall_tile=self.discard_last)
+        self.record_win(winner, seat, tile, value, fan, ctx)
         first = not self.winners_here
-        self.winners_here.append(ev.seat)
-        self.seats[ev.seat].out = True
+        self.winners_here.append(winner)
+        self.seats[winner].out = True
         self.phase = Phase.WON
         if self.discard_after_kong:
             self.shoot_after_kong(seat, first)
@@ -633,21 +603,21 @@ class Round:
         for i, w in enumerate(winners):
             self.pay(Line.KONG_TRANSFER, discarder, w, share + (1 if i < rest else 0), "call_transfer")
 
-    def robbing_win(self, ev: Win) -> None:
+    def robbing_win(self, winner: int, win_tile: int, discarder: int | None) -> None:
         assert self.rob is not None
         owner, tile = self.rob
-        if ev.discarder != owner or ev.tile != tile:
-            raise self.fail(f"the robbing win names {format_tile(ev.tile)} from seat {ev.discarder}; the kong is "
-                            f"{format_tile(tile)} of seat {owner}")
-        if ev.seat == owner or ev.seat in self.winners_here:
-            raise self.fail(f"seat {ev.seat} cannot rob this kong")
-        scored = self.evaluate_discard_win(ev.seat, owner, tile, False, False, True)
+        if discarder != owner or win_tile != tile:
+            raise self.fail(f"the robbing win names {format_tile(win_tile)} from {self.name(discarder)}; the kong is "
+                            f"{format_tile(tile)} of {self.name(owner)}")
+        if winner == owner or winner in self.winners_here:
+            raise self.fail(f"{self.name(winner)} cannot rob this kong")
+        scored = self.evaluate_discard_win(winner, owner, tile, False, False, True)
         if scored is None:
-            raise self.fail(f"seat {ev.seat}'s hand does not win on the robbed {format_tile(tile)}")
+            raise self.fail(f"{self.name(winner)}'s hand does not win on the robbed {format_tile(tile)}")
         value, fan = scored
-        self.pay(Line.WIN, owner, ev.seat, value)
-        ctx = self.context(ev.seat, owner, robbing_kong=True)
-        self.record_win(ev, value, fan, ctx)
+        self.pay(Line.WIN, owner, winner, value)
+        ctx = self.context(winner, owner, robbing_kong=True)
+        self.record_win(winner, owner, tile, value, fan, ctx)
         if not self.winners_here:  # the kong never happened: a pung again, its money back
             o = self.seats[owner]
             meld = next(m for m in o.melds if m.kind == MeldKind.KONG and m.tile == tile and m.added)
@@ -658,29 +628,30 @@ class Round:
                 for payer, amount in money.paid.items():
                     self.pay(Line.KONG_REFUND, owner, payer, amount, "robbed")
             self.last_kong[owner] = None
-        self.winners_here.append(ev.seat)
-        self.seats[ev.seat].out = True
+        self.winners_here.append(winner)
+        self.seats[winner].out = True
         # play goes on after the robber(s), as after a discard
         self.discard, self.discard_after_kong, self.discard_last = (owner, tile), False, False
         self.rob, self.phase = None, Phase.WON
 
-    def record_win(self, ev: Win, value: int, fan: int, ctx: WinContext) -> None:
+    def record_win(self, winner: int, discarder: int | None, tile: int, value: int, fan: int,
+                   ctx: WinContext) -> None:
         """The win, with its evaluation (the hand as it won: a self-draw's tile is already held)."""
-        hand = self.hand(ev.seat, ev.tile, minus=ev.tile if ev.discarder is None else None)
+        hand = self.hand(winner, tile, minus=tile if discarder is None else None)
         evaluation = api.evaluate(hand, ctx, RULE_SET, self.opts)
-        self.wins.append(WinRecord(ev.seat, ev.discarder, ev.tile, value, fan, ctx, self.index, evaluation))
+        self.wins.append(WinRecord(winner, discarder, tile, value, fan, ctx, self.index, evaluation))
 
-    def false_win(self, ev: FalseWin) -> None:
-        if self.phase != Phase.TURN or ev.seat != self.turn:
-            raise self.fail(f"seat {ev.seat} declares a win out of turn")
+    def on_false_win(self, seat: int) -> None:
+        if self.phase != Phase.TURN or seat != self.turn:
+            raise self.fail(f"{self.name(seat)} declares a win out of turn")
         penalty = self.opts.false_win_penalty
         if type(penalty) is not int or penalty < 0:
             raise BadOptionError("options.sichuan.false_win_penalty: expected a whole number 0 or more",
                                  "options.sichuan.false_win_penalty")
-        for other in self.still_in(ev.seat):
-            self.pay(Line.FALSE_WIN, ev.seat, other, penalty)
+        for other in self.still_in(seat):
+            self.pay(Line.FALSE_WIN, seat, other, penalty)
         if penalty:
-            self.refund_all(ev.seat, "false_win")
+            self.refund_all(seat, "false_win")
 
     def refund_all(self, seat: int, detail: str) -> None:
         for money in self.kong_money:
@@ -691,7 +662,7 @@ class Round:
 
     # ------------------------------------------------------------------ the wall's end
 
-    def wall_end(self) -> None:
+    def on_wall_end_event(self) -> None:
         if self.phase in (Phase.CLAIMS, Phase.WON):
             self.after_claims()
         if self.phase != Phase.DRAW or self.wall > 0:
@@ -838,30 +809,13 @@ def _with_void(opts: SichuanOptions, void: Suit | None) -> SichuanOptions:
     return replace(opts, void_suit=void)
 
 
-def replay(events: Iterable[Event], opts: SichuanOptions | None = None) -> Round:
-    """Every event checked and played; IllegalEventError (ILLEGAL_EVENT, naming the event) at the first
-    one the rules do not allow."""
-    rnd = Round(opts if opts is not None else SichuanOptions())
-    for ev in events:
-        rnd.apply(ev)
-    return rnd
-
-
-def legal(events: Iterable[Event], opts: SichuanOptions | None = None) -> tuple[SeatLegal, ...]:
-    """What each seat may do after the log (which is checked first)."""
-    return replay(events, opts).legal()
-
-
-def settle(events: Sequence[Event], opts: SichuanOptions | None = None) -> Settlement:
-    """The round's money: each seat's net, the pot, and every transfer with the event it belongs to."""
-    return replay(events, opts).settlement()
-
-
 # ---------------------------------------------------------------------------------------------
 # The referee on the contract (engine.referee): a HandLog in, SeatActions and a Settlement out
 
 
-def _replay_log(log: HandLog) -> round_log.Reader:
+def replay_log(log: HandLog) -> round_log.Reader:
+    """The log read and played (its `state`: the Round at its end); ILLEGAL_EVENT, BAD_LOG as Legal and Settle."""
+    round_log.check_log_fields(log)  # before the round reads the options
     opts = log.options if log.options is not None else SichuanOptions()
     if log.prevalent_wind != Wind.EAST:
         raise BadLogError("log.prevalent_wind: Sichuan has no prevalent wind", "log.prevalent_wind")
@@ -883,12 +837,12 @@ def next_dealer(s: Settlement) -> int:
 
 
 def _legal(log: HandLog) -> tuple[SeatActions, ...]:
-    reader = _replay_log(log)
+    reader = replay_log(log)
     return round_log.seat_actions(reader, reader.state.legal())
 
 
 def _settle(log: HandLog) -> ContractSettlement:
-    reader = _replay_log(log)
+    reader = replay_log(log)
     s = reader.state.settlement()
     wins = [w.evaluation for w in s.wins if w.evaluation is not None]
     return round_log.settlement(reader, s.complete, s.transfers, wins, [r is True for r in s.ready],
