@@ -24,6 +24,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1.health_pb2 import HealthCheckRequest, HealthCheckResponse
 
+from mjsvc import limits
 from mjsvc.errors import BAD_REQUEST, Failure
 from mjsvc.web import framing
 from mjsvc.web.http1 import ConnectionDone, HttpError, Request, Response, read_request
@@ -75,8 +76,9 @@ class WebConfig:
     max_message_bytes: int = 4 * 1024 * 1024
     max_header_bytes: int = 16 * 1024
     deadline: float = 30.0  # seconds, for calls that name none (and the cap for those that do)
-    idle_timeout: float = 60.0
+    idle_timeout: float = 15.0  # a keep-alive connection idle, or a request head not yet complete (slow clients)
     max_connections: int = 1000
+    max_body_reads: int = 32  # request bodies read at once over all connections (their memory is bounded)
 
 
 def parse_timeout(value: str) -> float | None:
@@ -93,6 +95,10 @@ class Gateway:
         self._connections = 0
         self._writers: set[asyncio.StreamWriter] = set()
         self._playground = Path(cfg.playground).resolve() if cfg.playground else None
+        self._body_gate = asyncio.Semaphore(cfg.max_body_reads)
+        # A body is at most what the gRPC server would accept (its receive limit for its default batch size,
+        # mjsvc.limits), base64 in text mode (4/3) plus the frame header.
+        self._max_body = min(cfg.max_message_bytes, limits.receive_limit(1000, cfg.max_message_bytes)) * 4 // 3 + 64
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -132,9 +138,8 @@ class Gateway:
             while True:
                 try:
                     # A text-mode body is base64: 4/3 of the message plus the frame header.
-                    request = await read_request(reader, self.cfg.max_header_bytes,
-                                                 self.cfg.max_message_bytes * 4 // 3 + 64,
-                                                 self.cfg.idle_timeout, self.cfg.idle_timeout)
+                    request = await read_request(reader, self.cfg.max_header_bytes, self._max_body,
+                                                 self.cfg.idle_timeout, self.cfg.idle_timeout, self._body_gate)
                 except ConnectionDone:
                     return
                 except HttpError as e:

@@ -12,6 +12,7 @@ import asyncio
 import re
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from typing import Any
 
 _DIGITS = re.compile(r"[0-9]{1,15}")  # str.isdigit() also takes "²" and other digits int() refuses
 _HEX = re.compile(rb"[0-9A-Fa-f]{1,15}")  # a chunk size: hex digits only (int(..., 16) takes "-1", "+1", "0x1")
@@ -91,7 +92,10 @@ def _parse_head(raw: bytes) -> tuple[str, str, str, dict[str, str]]:
 
 
 async def read_request(reader: asyncio.StreamReader, max_header_bytes: int, max_body_bytes: int,
-                       idle_timeout: float, body_timeout: float) -> Request:
+                       idle_timeout: float, body_timeout: float, body_gate: asyncio.Semaphore | None = None
+                       ) -> Request:
+    """One request. `body_gate`: bodies read at once across connections (a connection waits for a slot, its
+    bytes left in the socket, within `body_timeout`), so that the memory of bodies being read is bounded."""
     try:
         raw = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), idle_timeout)
     except asyncio.IncompleteReadError as e:
@@ -106,12 +110,20 @@ async def read_request(reader: asyncio.StreamReader, max_header_bytes: int, max_
         raise HttpError(431, f"request head over {max_header_bytes} bytes")
     method, target, version, headers = _parse_head(raw[:-4])
     try:
-        body = await asyncio.wait_for(_read_body(reader, headers, max_body_bytes), body_timeout)
+        body = await asyncio.wait_for(_gated(_read_body(reader, headers, max_body_bytes), body_gate, headers),
+                                      body_timeout)
     except TimeoutError:
         raise HttpError(408, f"request body not received within {body_timeout:g} s") from None
     except asyncio.IncompleteReadError:
         raise HttpError(400, "connection closed inside the request body") from None
     return Request(method, target, version, headers, body)
+
+
+async def _gated(read: Any, gate: asyncio.Semaphore | None, headers: dict[str, str]) -> bytes:
+    if gate is None or not (headers.get("transfer-encoding") or headers.get("content-length", "0") != "0"):
+        return await read  # no body: no slot needed (/healthz, GET)
+    async with gate:
+        return await read
 
 
 async def _read_body(reader: asyncio.StreamReader, headers: dict[str, str], limit: int) -> bytes:
