@@ -213,9 +213,26 @@ def _alive(pid: int) -> bool:
     return True
 
 
+class EndedCallFilter(logging.Filter):
+    """grpcio logs `ERROR ... ExecuteBatchError` with a traceback when it cannot send an answer because the
+    call has already ended (the client's deadline passed, or it cancelled): the client's business, not a
+    fault of the server. Such a record is kept at DEBUG, one line, so that ERROR lines stay faults (and
+    log-based alerts stay true)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if type(exc).__name__ == "ExecuteBatchError":
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            record.msg, record.args, record.exc_info, record.exc_text = (
+                "an answer not sent: the call had ended (deadline passed or cancelled) [%s]", (record.getMessage(),),
+                None, None)
+        return True
+
+
 def main(cfg: ServeConfig, index: int, ready: Connection | None = None, supervisor: int | None = None) -> None:
     """Worker process target: run one worker until it is told to stop (or `supervisor`, a pid, is gone)."""
     logging.basicConfig(level=cfg.log_level.upper(), format=LOG_FORMAT)
+    logging.getLogger("grpc._cython.cygrpc").addFilter(EndedCallFilter())
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # until the loop handles it: Ctrl-C is the supervisor's call
     import uvloop
 
