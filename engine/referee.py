@@ -13,7 +13,7 @@ set without a referee, `NoRefereeError` (NO_REFEREE). Each is an `EngineError` (
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
@@ -222,6 +222,19 @@ class Settlement:
     riichi_sticks_next: int = 0
     dealer_continues: bool = False
     pot: int = 0
+
+
+def nets_and_pot(transfers: Iterable[Any], seats: int) -> tuple[list[int], int]:
+    """Each seat's net and the pot from money lines or transfers (`payer`, `payee` seat indices or Winds,
+    None: the pot; `amount`)."""
+    net, pot = [0] * seats, 0
+    for t in transfers:
+        net[t.payer] -= t.amount
+        if t.payee is None:
+            pot += t.amount
+        else:
+            net[t.payee] += t.amount
+    return net, pot
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from typing import Any
 from engine import api, rules
 from engine.errors import EngineError
 from engine.hand import ClaimedFrom, Flower, Hand, Meld, MeldKind, Suit, WinContext, Wind, make_hand, make_meld
-from engine.referee import IllegalEventError
+from engine.referee import IllegalEventError, nets_and_pot
 from engine.results import Scoring
 from engine.tiles import NUM_FLOWERS, format_tile, is_honor, rank_of, suit_of
 
@@ -98,13 +98,7 @@ class Outcome:
 
 
 def net_of(transfers: Iterable[Transfer], seats: int) -> tuple[tuple[int, ...], int]:
-    net, pot = [0] * seats, 0
-    for t in transfers:
-        net[t.payer] -= t.amount
-        if t.payee is None:
-            pot += t.amount
-        else:
-            net[t.payee] += t.amount
+    net, pot = nets_and_pot(transfers, seats)
     return tuple(net), pot
 
 

@@ -51,6 +51,7 @@ from engine.referee import (
     Settlement,
     VoidSuit,
     Win,
+    nets_and_pot,
 )
 from engine.results import Evaluation
 from engine.rules import round as rnd
@@ -320,17 +321,9 @@ def settlement(reader: Reader, complete: bool, transfers: Sequence[Any], wins: S
     if not complete:
         raise BadLogError("log.events: the hand has not ended (no final win, no drawn game)", "log.events")
     winds = reader.winds
-    net = [0] * len(winds)
-    pot = 0
-    lines = []
-    for t in transfers:
-        net[t.payer] -= t.amount
-        if t.payee is None:
-            pot += t.amount
-        else:
-            net[t.payee] += t.amount
-        lines.append(MoneyLine(winds[t.payer], None if t.payee is None else winds[t.payee], t.amount, reason(t),
-                               t.at_event))
+    net, pot = nets_and_pot(transfers, len(winds))
+    lines = [MoneyLine(winds[t.payer], None if t.payee is None else winds[t.payee], t.amount, reason(t), t.at_event)
+             for t in transfers]
     ready = list(ready) or [False] * len(winds)
     return Settlement(seats=tuple(SeatMoney(w, net[s], bool(ready[s])) for s, w in enumerate(winds)),
                       lines=tuple(lines), wins=tuple(wins), dealer_continues=dealer_continues, pot=pot)

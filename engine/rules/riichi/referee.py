@@ -60,6 +60,7 @@ from engine.referee import (
     SeatMoney,
     Settlement,
     Win,
+    nets_and_pot,
 )
 from engine.results import Evaluation
 from engine.rules.riichi.options import Renhou, RiichiOptions
@@ -1022,14 +1023,7 @@ class Table:
                 dealer_continues = True
             honba_next = honba + 1
             sticks_next = sticks_before + len(self.deposits)
-        net = [0] * SEATS
-        pot = 0
-        for line in lines:
-            net[line.payer] -= line.amount
-            if line.payee is None:
-                pot += line.amount
-            else:
-                net[line.payee] += line.amount
+        net, pot = nets_and_pot(lines, SEATS)
         return Settlement(
             seats=tuple(SeatMoney(Wind(s), net[s], ready[s]) for s in range(SEATS)),
             lines=tuple(lines), wins=tuple(w.evaluation for w in self.wins), honba_next=honba_next,
