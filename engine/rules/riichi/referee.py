@@ -501,6 +501,11 @@ class Table:
         score = self.score(seat)
         if score is not None and score < RIICHI_COST:
             return []
+        n = sum(s.counts)
+        # The engine's shanten counts every shape it knows (MCR's knitted ones too), so it is never above
+        # the Riichi shanten: above 0, no discard leaves the hand ready, and the discards are not tried.
+        if analysis.shanten(s.counts, (14 - n) // 3, False) > 0:
+            return []
         out = []
         for t in range(NUM_KINDS):
             if s.counts[t]:
@@ -741,15 +746,20 @@ class Table:
             reds += [m.tile if m.kind != MeldKind.CHOW else FIVES[suit_of(m.first)]] * m.reds
         return Hand(concealed, tuple(melds), win, tuple(sorted(reds)))
 
-    def win_situation(self, seat: int) -> tuple[Hand, WinContext, int | None] | None:
-        """The hand, context and discarder of a win by `seat` now, or None when the shape is not complete."""
+    def common_context(self, seat: int) -> WinContext:
+        """What every win of `seat` now shares: winds, riichi, ippatsu, dora, honba and sticks (the first
+        winner's)."""
         s = self.seats[seat]
         first = not self.wins
         honba = self.log.honba if first else 0
         sticks = (self.log.riichi_sticks + len(self.deposits)) if first else 0
-        common = WinContext(seat_wind=Wind(seat), prevalent_wind=self.log.prevalent_wind,
-                            riichi=s.riichi == 1, double_riichi=s.riichi == 2, ippatsu=s.ippatsu,
-                            dora_indicators=tuple(self.dora), honba=honba, riichi_sticks=sticks)
+        return WinContext(seat_wind=Wind(seat), prevalent_wind=self.log.prevalent_wind,
+                          riichi=s.riichi == 1, double_riichi=s.riichi == 2, ippatsu=s.ippatsu,
+                          dora_indicators=tuple(self.dora), honba=honba, riichi_sticks=sticks)
+
+    def win_situation(self, seat: int) -> tuple[Hand, WinContext, int | None] | None:
+        """The hand, context and discarder of a win by `seat` now, or None when the shape is not complete."""
+        s = self.seats[seat]
         if self.phase == Phase.TURN:
             if seat != self.turn or self.after_claim:
                 return None
@@ -760,7 +770,7 @@ class Table:
                 win = next(t for t in range(NUM_KINDS) if s.counts[t])
             win_red = self.drawn_red if self.drawn is not None else False
             hand = self.hand(seat, win, win_red, True)
-            ctx = replace(common, self_drawn=True, replacement_tile=self.rinshan,
+            ctx = replace(self.common_context(seat), self_drawn=True, replacement_tile=self.rinshan,
                           last_wall_tile=self.left == 0 and not self.rinshan,
                           heavenly=self.first_round and seat == 0, earthly=self.first_round and seat != 0)
             return hand, ctx, None
@@ -779,7 +789,7 @@ class Table:
         hand = self.hand(seat, tile, red, False)
         renhou = (self.opts.renhou != Renhou.OFF and self.first_round and seat != 0 and not s.discarded
                   and not robbing)
-        ctx = replace(common, robbing_kong=robbing, last_wall_tile=self.left == 0 and not robbing,
+        ctx = replace(self.common_context(seat), robbing_kong=robbing, last_wall_tile=self.left == 0 and not robbing,
                       discarded_by=_relative(seat, discarder), earthly=renhou)
         return hand, ctx, discarder
 
