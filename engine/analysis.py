@@ -783,3 +783,6 @@ def useful_for(counts: Sequence[int], n_melds: int, shapes: frozenset[ShapeKind]
     every = _allowed(_by_shape(keys, infos, n_melds, allow_quad_pairs), shapes)
     target = min([v for _, v in every])
     return _useful(counts, keys, infos, n_melds, allow_quad_pairs, every, target)
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("analysis", _PATTERNS=_PATTERNS)

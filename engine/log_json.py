@@ -17,6 +17,7 @@ from engine import referee as r
 from engine import rules
 from engine.errors import BadTileError, EngineError
 from engine.hand import Flower, MeldKind, Suit, Wind
+from engine.registry import REGISTRY
 from engine.tiles import NUM_KINDS
 
 # The proto's enum names, in the order of their numbers from 1 (tests/unit/test_referee_cli.py holds them
@@ -224,3 +225,6 @@ def settlement_json(s: r.Settlement) -> dict[str, Any]:
         "honba_next": s.honba_next, "riichi_sticks_next": s.riichi_sticks_next,
         "dealer_continues": s.dealer_continues, "pot": s.pot,
     }
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("log_json", ACTION_NAMES=ACTION_NAMES, _EVENTS=_EVENTS)

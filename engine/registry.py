@@ -68,6 +68,12 @@ class Registry:
         self._add(name, "frozen" if frozen else "table", container)
         return container
 
+    def frozen(self, module: str, **tables: Any) -> None:
+        """Register, as `frozen` and named `<module>.<NAME>`, tables a module built at import and
+        never writes after (lookup tables, rule registries): one call at the end of the module."""
+        for name, container in tables.items():
+            self.table(f"{module}.{name}", container, frozen=True)
+
     def memo(self, name: str) -> Callable[[C], C]:
         """A decorator (put it above `functools.cache`/`lru_cache`) registering a cached function."""
 

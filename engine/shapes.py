@@ -777,3 +777,6 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
         if most == 1 and honors_knitted_pattern(counts) is not None:
             out.append(Decomposition(ShapeKind.HONORS_KNITTED, (), tuple(hand.all_concealed()), win))
     return out
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("shapes", COMPLETE_SUITS=COMPLETE_SUITS, _MELD_SET_KIND=_MELD_SET_KIND, _MELD_SETS=_MELD_SETS)

@@ -1142,3 +1142,6 @@ def _counts_of(tiles: Iterable[int], kinds: frozenset[int], held: Sequence[int],
             gone = held[t] + seen[t]
             out.append(TileCount(t, 4 - gone if gone < 4 else 0, held[t] >= 4))
     return tuple(out)
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("wildcards", _MELD_SET_KIND=_MELD_SET_KIND)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from engine.errors import UnknownRuleSetError
+from engine.registry import REGISTRY
 from engine.rules.model import RuleSet
 
 _PACKAGES = {
@@ -35,3 +36,6 @@ def get(name: str = "") -> RuleSet:
                                   "rule_set")
     rule_set: RuleSet = import_module(_PACKAGES[key]).RULE_SET
     return rule_set
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("rules", _PACKAGES=_PACKAGES)

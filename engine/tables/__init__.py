@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from engine.tables.format import FILE_NAME, PART_MCR, PART_SUITS
 from engine.tables.loader import ENV, TableError, Tables, configured_path, open_tables
@@ -37,7 +39,7 @@ DEFAULT_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), FILE_NAM
 # The sources whose code decides each part's content (paths from the repository root; the encoding and
 # the builder belong to both).
 _COMMON_SOURCES = ("engine/tables/format.py", "engine/tables/builder.py")
-PART_SOURCES: dict[str, tuple[str, ...]] = {
+PART_SOURCES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     # the search, the wildcard need builders
     PART_SUITS: ("engine/tiles.py", "engine/shapes.py", "engine/analysis.py", "engine/wildcards.py",
                  *_COMMON_SOURCES),
@@ -45,7 +47,7 @@ PART_SOURCES: dict[str, tuple[str, ...]] = {
     PART_MCR: ("engine/rules/mcr/predicates.py", "engine/rules/mcr/facts.py", "engine/rules/mcr/scoring.py",
                "engine/rules/mcr/fans.py", "engine/rules/mcr/tables.py", "engine/rules/mcr/tables_build.py",
                *_COMMON_SOURCES),
-}
+})
 
 
 def part_digest(part: str) -> str:

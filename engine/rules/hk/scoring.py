@@ -198,3 +198,6 @@ def score(hand: Hand, ctx: WinContext, options: HkOptions) -> Evaluation:
 def analyze(hand: Hand, visible: Sequence[int], options: HkOptions) -> Analysis:
     """The shared analysis over the shapes this table plays (seven pairs with seven_pairs_faan)."""
     return analysis.analyze(hand, visible, allow_quad_pairs=False, shapes=shapes_of(options))
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("hk.scoring", _SET_KIND=_SET_KIND)

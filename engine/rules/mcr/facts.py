@@ -648,3 +648,6 @@ _RANGES: Final = tuple(tuple(range(n)) for n in range(15))
 
 def set_facts(d: Decomposition, h: HandFacts) -> SetFacts:
     return SetFacts(d, h)
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("mcr.facts", _STATUS=_STATUS, _TRAITS=_TRAITS, _SHAPE_FEATURES=_SHAPE_FEATURES)

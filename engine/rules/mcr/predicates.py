@@ -725,3 +725,6 @@ situation_fans: Final = REGISTRY.add_memo(
     "mcr.predicates.situation_fans", TabledMemo(_situation_fans, _situation_table()))
 _SET_ENTRIES: Final[list[tuple[int, SetRule]]] = [(fid, rule) for fid, (_, rule) in SETS.items()]
 _SET_NEEDS: Final[list[int]] = [needs for needs, _ in SETS.values()]
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("mcr.predicates", COMBOS=COMBOS, _ONCE=_ONCE, _SET_ENTRIES=_SET_ENTRIES, _SET_NEEDS=_SET_NEEDS)

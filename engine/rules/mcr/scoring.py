@@ -441,3 +441,8 @@ def score(hand: Hand, ctx: WinContext, options: McrOptions | None = None) -> Eva
         return Evaluation(True, score_decomposition(h, hand_hits, decs[0], by_rulebook), ())
     scored = rank([score_decomposition(h, hand_hits, d, by_rulebook) for d in decs])
     return Evaluation(True, scored[0], tuple(scored[1:]))
+
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("mcr.scoring", _DEF_OF=_DEF_OF, _POINTS_OF=_POINTS_OF, _WAIT_RANK=_WAIT_RANK, _BINOMIAL=_BINOMIAL,
+                _SITUATION_HITS=_SITUATION_HITS, _CHOW_COMBINATIONS=_CHOW_COMBINATIONS)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from engine.registry import REGISTRY
 from engine.results import FanDef
 from engine.rules.model import FanRow, FanTable, Scope
 
@@ -205,3 +206,6 @@ TABLE = FanTable("points", (
 ), Fan)
 FANS: tuple[FanDef, ...] = TABLE.defs
 BY_ZH: dict[str, FanDef] = {f.name_zh: f for f in FANS}
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("mcr2p.fans", BY_ZH=BY_ZH)

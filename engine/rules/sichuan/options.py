@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from engine.errors import BadOptionError
 from engine.hand import Suit
+from engine.registry import REGISTRY
 from engine.rules.model import option
 from engine.rules.sichuan.round_options import RoundOptions
 
@@ -96,3 +97,6 @@ class SichuanOptions(RoundOptions):  # the round's options (referee) are its bas
 
 
 DEFAULT_OPTIONS = SichuanOptions()
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("sichuan.options", _SUIT_LETTERS=_SUIT_LETTERS, DEFAULT_CAPS=DEFAULT_CAPS)
