@@ -153,4 +153,4 @@ soak: setup
 	$(BIN)/python -m bench.soak
 
 clean:
-	rm -rf $(VENV) mjsvc/gen build .mypy_cache *.egg-info $$(find engine -name '*.so') engine/tables/suits.bin
+	rm -rf $(VENV) mjsvc/gen build .mypy_cache *.egg-info $$(find engine -name '*.so') engine/tables/suits.bin engine/tables/built.py
