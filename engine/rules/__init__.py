@@ -7,20 +7,21 @@ every name here). Adding a rule set is one line here and its own package.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import import_module
+from types import MappingProxyType
 
 from engine.errors import UnknownRuleSetError
-from engine.registry import REGISTRY
 from engine.rules.model import RuleSet
 
-_PACKAGES = {
+_PACKAGES: Mapping[str, str] = MappingProxyType({
     "mcr": "engine.rules.mcr",
     "mcr2p": "engine.rules.mcr2p",
     "riichi": "engine.rules.riichi",
     "sichuan": "engine.rules.sichuan",
     "hk": "engine.rules.hk",
     "guangdong": "engine.rules.guangdong",
-}
+})
 DEFAULT = "mcr"
 
 
@@ -36,6 +37,3 @@ def get(name: str = "") -> RuleSet:
                                   "rule_set")
     rule_set: RuleSet = import_module(_PACKAGES[key]).RULE_SET
     return rule_set
-
-# Built at import and never written after: the registry lists them (engine.registry).
-REGISTRY.frozen("rules", _PACKAGES=_PACKAGES)
