@@ -235,6 +235,10 @@ def write_stamp(path: str) -> str | None:
     text = ('"""Written by engine.tables.builder with suits.bin beside it (git-ignored): the digest of the sources\n'
             'each part of that file was computed from, compared at import with the digests the file records."""\n\n'
             f"PARTS = {tuple(parts)!r}\n")
+    if os.path.exists(target):
+        with open(target) as f:
+            if f.read() == text:
+                return target  # unchanged: its time stays (make compares it with the build's)
     tmp = f"{target}.tmp{os.getpid()}"
     with open(tmp, "w") as f:
         f.write(text)
