@@ -62,12 +62,12 @@ _PLUS: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = REGISTRY
 _PLUS_IDS: dict[tuple[tuple[int, tuple[int, ...]], ...], int] = REGISTRY.table("analysis.plus_ids", {})
 # Table answers of `_plus` already decoded: one analysis asks for the same part's additions for every
 # discard of another part (about four times per distinct discard). Bounded: emptied when full.
-_PLUS_DECODED: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = REGISTRY.table(
-    "analysis.plus_decoded", {})
 _PLUS_DECODED_LIMIT = 1 << 14  # entries (~3 MB at most)
-# (plus id, other class, melds, target) -> useful ranks of the part, as bits
-_UMASK: dict[int, int] = REGISTRY.table("analysis.umask", {})
+_PLUS_DECODED: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = REGISTRY.table(
+    "analysis.plus_decoded", {}, limit=_PLUS_DECODED_LIMIT)
 _UMASK_LIMIT = 1 << 16  # entries; the memo is emptied when it reaches this (~6 MB at most)
+# (plus id, other class, melds, target) -> useful ranks of the part, as bits
+_UMASK: dict[int, int] = REGISTRY.table("analysis.umask", {}, limit=_UMASK_LIMIT)
 _FALLBACK_PLUS_IDS = 1 << 32  # plus ids of keys outside the tables start here (the tables' ids are smaller)
 # key -> ranks held an odd number of times / once, as bits
 _PAIR_MASKS: dict[Key, tuple[int, int]] = REGISTRY.table("analysis.pair_masks", {})

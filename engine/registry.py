@@ -6,13 +6,15 @@ the MCR rules), class tables that grow as new part vectors are met, and the lock
 Each is created here, at its module's import, under a name (`<module>.<what>`), and the module keeps
 the object it was given for its hot path (a module global read from compiled code costs one load):
 
-* `table(name, container)`: a dict or list the module fills itself (a memo or a growing table);
+* `table(name, container)`: a dict or list the module fills itself (a memo or a growing table;
+  `limit`: a bounded one, emptied by its module when full);
 * `memo(name)`: a decorator registering a functools cache or an `IntMemo` (anything with
   `cache_clear` and `cache_info`);
 * `lock(name)`: a lock guarding some of the above.
 
 Through the registry, and nowhere else, the rest of the program finds them: `sizes()` counts every
-entry (how much this process remembers), `clear()` empties the memos (benchmarks measure a cold
+entry (how much this process remembers), `limits()` gives the bounded ones' bounds, `clear()` empties
+the memos and bounded tables (benchmarks measure a cold
 engine; a cleared memo refills with the same answers), `containers()` hands the dicts (with those
 inside functools caches) to the service's garbage-collector tuning (mjsvc.gctune), and `owns(obj)`
 lets tests/unit/test_engine_state.py check that every mutable module global of `engine/` is either
@@ -44,6 +46,7 @@ class Entry(NamedTuple):
     name: str
     kind: str  # "table" | "frozen" | "memo" | "lock"
     obj: Any
+    limit: int = 0  # a bounded table's entries at most (its module empties it when full); 0: not bounded
 
 
 class Registry:
@@ -53,19 +56,23 @@ class Registry:
         self._entries: dict[str, Entry] = {}
         self._ids: set[int] = set()
 
-    def _add(self, name: str, kind: str, obj: Any) -> None:
+    def _add(self, name: str, kind: str, obj: Any, limit: int = 0) -> None:
         old = self._entries.get(name)
         if old is not None and old.obj is not obj:
             # a module imported twice (importlib.reload): the new object replaces the old one
             self._ids.discard(id(old.obj))
-        self._entries[name] = Entry(name, kind, obj)
+        self._entries[name] = Entry(name, kind, obj, limit)
         self._ids.add(id(obj))
 
-    def table(self, name: str, container: T, frozen: bool = False) -> T:
-        """Register a dict, list or set the caller fills (or, `frozen`, has filled), and return it."""
+    def table(self, name: str, container: T, frozen: bool = False, limit: int = 0) -> T:
+        """Register a dict, list or set the caller fills (or, `frozen`, has filled), and return it.
+        `limit`: the table is a bounded memo that its module empties when it holds that many entries
+        (so `clear` may empty it too)."""
         if not isinstance(container, (dict, list, set)):
             raise TypeError(f"{name}: a table is a dict, list or set, not {type(container).__name__}")
-        self._add(name, "frozen" if frozen else "table", container)
+        if limit < 0 or (limit and frozen):
+            raise ValueError(f"{name}: a limit is a positive bound of a table that fills")
+        self._add(name, "frozen" if frozen else "table", container, limit)
         return container
 
     def frozen(self, module: str, **tables: Any) -> None:
@@ -118,14 +125,31 @@ class Registry:
                 out[e.name] = len(e.obj)
         return out
 
+    def limits(self) -> dict[str, int]:
+        """The bound of every bounded memo and table, by name (the others fill up to their key space)."""
+        out: dict[str, int] = {}
+        for e in self._entries.values():
+            if e.limit:
+                out[e.name] = e.limit
+            elif e.kind == "memo":
+                bound = getattr(e.obj, "maxsize", None)  # an IntMemo; a functools cache reports its own
+                if bound is None:
+                    bound = getattr(e.obj.cache_info(), "maxsize", None)
+                if bound:
+                    out[e.name] = int(bound)
+        return out
+
     def clear(self, prefix: str = "") -> None:
-        """Empty every memo whose name starts with `prefix`. Tables are kept: a growing table's ids
-        (class ids, row ids) are referenced from other tables, so only its module may reset it."""
+        """Empty every memo, and every bounded table, whose name starts with `prefix`. Other tables are
+        kept: a growing table's ids (class ids, row ids) are referenced from other tables, so only its
+        module may reset it."""
         for e in self._entries.values():
             if not e.name.startswith(prefix):
                 continue
             if e.kind == "memo":
                 e.obj.cache_clear()
+            elif e.limit:
+                e.obj.clear()
 
     def containers(self) -> list[dict[Any, Any]]:
         """The dicts the engine's state lives in: registered dicts, the tables of registered

@@ -98,6 +98,9 @@ def test_the_registry_counts_clears_and_hands_out_its_tables() -> None:
     REGISTRY.clear("mcr.predicates.")
     assert REGISTRY.sizes()["mcr.predicates.set_rules_for"] == 0
     assert REGISTRY.sizes()["shapes.COMPLETE_SUITS"] == sizes["shapes.COMPLETE_SUITS"]  # frozen: kept
+    limits = REGISTRY.limits()
+    assert limits["analysis.umask"] == 1 << 16 and limits["shapes.dfs_splits"] == 1 << 17
+    assert "analysis.info" not in limits  # fills up to its key space
     containers = {id(d) for d in REGISTRY.containers()}
     assert id(REGISTRY.get("analysis.info")) in containers
     assert all(type(d) is dict for d in REGISTRY.containers())
@@ -109,3 +112,15 @@ def test_registering_refuses_what_is_not_a_table_or_a_memo() -> None:
         registry.table("probe.t", (1, 2))
     with pytest.raises(TypeError, match="probe.m"):
         registry.add_memo("probe.m", {})
+    with pytest.raises(ValueError, match="probe.f"):
+        registry.table("probe.f", {}, frozen=True, limit=10)
+
+
+def test_clearing_empties_memos_and_bounded_tables_only() -> None:
+    registry = Registry()
+    bounded = registry.table("probe.bounded", {1: 1}, limit=4)
+    growing = registry.table("probe.growing", [1, 2])
+    frozen = registry.table("probe.frozen", {1: 2}, frozen=True)
+    registry.clear("probe.")
+    assert bounded == {} and growing == [1, 2] and frozen == {1: 2}
+    assert registry.sizes() == {"probe.bounded": 0, "probe.growing": 2, "probe.frozen": 1}
