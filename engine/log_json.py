@@ -11,13 +11,13 @@ Every fault is BAD_LOG (BAD_TILE for a tile) naming its field as the request wou
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from engine import referee as r
 from engine import rules
 from engine.errors import BadTileError, EngineError
 from engine.hand import Flower, MeldKind, Suit, Wind
-from engine.registry import REGISTRY
 from engine.tiles import NUM_KINDS
 
 # The proto's enum names, in the order of their numbers from 1 (tests/unit/test_referee_cli.py holds them
@@ -30,7 +30,7 @@ SUIT_NAMES = ("SUIT_CHARACTERS", "SUIT_DOTS", "SUIT_BAMBOO")
 FLOWER_NAMES = ("FLOWER_PLUM", "FLOWER_ORCHID", "FLOWER_CHRYSANTHEMUM", "FLOWER_BAMBOO", "FLOWER_SPRING",
                 "FLOWER_SUMMER", "FLOWER_AUTUMN", "FLOWER_WINTER")
 DRAWN_GAME_NAMES = tuple(f"DRAWN_GAME_KIND_{k.name}" for k in r.DrawnGameKind)
-ACTION_NAMES = {k: f"ACTION_KIND_{k.name}" for k in r.ActionKind}
+ACTION_NAMES: Mapping[r.ActionKind, str] = MappingProxyType({k: f"ACTION_KIND_{k.name}" for k in r.ActionKind})
 EVENT_KINDS = ("deal", "draw", "discard", "claim", "kong", "dora", "win", "drawn_game", "void_suit", "flower",
                "exchange", "false_win", "kita")
 assert len(TILE_NAMES) == NUM_KINDS
@@ -146,7 +146,7 @@ def _exchange(o: _Obj) -> r.HandEvent:
 
 
 # event kind -> (its fields, its reader)
-_EVENTS: dict[str, tuple[tuple[str, ...], Callable[[_Obj], r.HandEvent]]] = {
+_EVENTS: Mapping[str, tuple[tuple[str, ...], Callable[[_Obj], r.HandEvent]]] = MappingProxyType({
     "deal": (("hands", "dora_indicators"), _deal),
     "draw": (("seat", "tile", "red"), lambda o: r.Draw(_seat(o), _tile(o.get("tile"), o.at("tile")), o.bool("red"))),
     "discard": (("seat", "tile", "red", "riichi"),
@@ -165,7 +165,7 @@ _EVENTS: dict[str, tuple[tuple[str, ...], Callable[[_Obj], r.HandEvent]]] = {
     "exchange": (("exchanges",), _exchange),
     "false_win": (("seat",), lambda o: r.FalseWin(_seat(o))),
     "kita": (("seat",), lambda o: r.Kita(_seat(o))),
-}
+})
 
 
 def _event(value: Any, field: str) -> r.HandEvent:
@@ -225,6 +225,3 @@ def settlement_json(s: r.Settlement) -> dict[str, Any]:
         "honba_next": s.honba_next, "riichi_sticks_next": s.riichi_sticks_next,
         "dealer_continues": s.dealer_continues, "pot": s.pot,
     }
-
-# Built at import and never written after: the registry lists them (engine.registry).
-REGISTRY.frozen("log_json", ACTION_NAMES=ACTION_NAMES, _EVENTS=_EVENTS)

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from types import MappingProxyType
 from typing import ClassVar
 
 from engine.errors import BadOptionError
 from engine.hand import Suit
-from engine.registry import REGISTRY
 from engine.rules.model import option
 from engine.rules.sichuan.round_options import RoundOptions
 
 # Caps a room may set: 3 (x8) up to 8 (x256, the Chengdu sheet's dearest hand, 清十八罗汉).
 FAN_CAPS = (3, 4, 5, 6, 7, 8)
-_SUIT_LETTERS = {"m": Suit.CHARACTERS, "p": Suit.DOTS, "s": Suit.BAMBOO}  # the tile notation's suit letters
+# the tile notation's suit letters
+_SUIT_LETTERS = MappingProxyType({"m": Suit.CHARACTERS, "p": Suit.DOTS, "s": Suit.BAMBOO})
 
 
 class Variant(IntEnum):
@@ -35,7 +36,7 @@ class KongBloomPayer(IntEnum):
 
 # The cap each sheet plays: MIL 4 (dcmshi/sichuan-mahjong's default, x16); Chengdu 6, the x64 its
 # 血战到底 page names as the cap (查花猪: "花猪赔给非花猪玩家封顶倍数（x64）").
-DEFAULT_CAPS = {Variant.MIL: 4, Variant.CHENGDU: 6}
+DEFAULT_CAPS = MappingProxyType({Variant.MIL: 4, Variant.CHENGDU: 6})
 
 
 class SelfDraw(IntEnum):
@@ -97,6 +98,3 @@ class SichuanOptions(RoundOptions):  # the round's options (referee) are its bas
 
 
 DEFAULT_OPTIONS = SichuanOptions()
-
-# Built at import and never written after: the registry lists them (engine.registry).
-REGISTRY.frozen("sichuan.options", _SUIT_LETTERS=_SUIT_LETTERS, DEFAULT_CAPS=DEFAULT_CAPS)
