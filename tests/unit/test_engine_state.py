@@ -39,8 +39,7 @@ _PENDING = frozenset({
 def _engine_modules() -> list[types.ModuleType]:
     modules = [engine]
     for info in pkgutil.walk_packages(engine.__path__, "engine."):
-        if info.name != "engine.__main__":
-            modules.append(importlib.import_module(info.name))
+        modules.append(importlib.import_module(info.name))  # engine.__main__ runs only as __main__
     return modules
 
 

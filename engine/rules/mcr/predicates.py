@@ -63,7 +63,7 @@ SETS: Final[dict[int, tuple[int, SetRule]]] = REGISTRY.table("mcr.predicates.set
 COMBOS: Final[dict[str, dict[int, list[tuple[int, ComboRule]]]]] = {"chow": {2: [], 3: [], 4: []},
                                                                    "pung": {2: [], 3: [], 4: []}}
 
-_NONE: Final[Hits] = REGISTRY.table("mcr.predicates.none", [])
+_NONE: Final[Hits] = REGISTRY.table("mcr.predicates.none", [], frozen=True)
 _ONCE: Final[Hits] = [()]  # a tile or situation fan: once, on no particular set (scoring: the whole hand)
 _ALL_OF: Final = ((), (0,), (0, 1), (0, 1, 2), (0, 1, 2, 3))  # a combination's sets, by how many
 
