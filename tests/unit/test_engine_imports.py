@@ -23,8 +23,7 @@ BUILD_ONLY = frozenset({"engine.tables.builder", "engine.tables.sources", "engin
 # round code asks the rule-set directory, `engine.rules`, of which it is a module. Never add to it.
 PENDING = frozenset({
     ("engine.rules.mcr2p.referee", "engine.rules.mcr2p"),
-    ("engine.rules.round", "engine.rules"),
-    ("engine.rules.round_log", "engine.rules"),
+    ("engine.rules.round", "engine.rules"),  # the fix: `from engine.rules import catalog as rules`
 })
 
 
