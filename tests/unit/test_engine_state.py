@@ -123,3 +123,12 @@ def test_clearing_empties_memos_and_bounded_tables_only() -> None:
     registry.clear("probe.")
     assert bounded == {} and growing == [1, 2] and frozen == {1: 2}
     assert registry.sizes() == {"probe.bounded": 0, "probe.growing": 2, "probe.frozen": 1}
+
+
+def test_the_service_pins_what_the_registry_hands_out() -> None:
+    """mjsvc.gctune finds the engine's tables by asking the registry (it scans no engine module)."""
+    from mjsvc import gctune
+
+    pinned = {id(d) for d in gctune._memo_dicts()}
+    assert {id(d) for d in REGISTRY.containers()} <= pinned
+    assert not any(prefix.startswith("engine") for prefix in gctune.MEMO_MODULES)
