@@ -9,7 +9,8 @@ GEN := mjsvc/gen/mahjong/v1/mahjong_pb2.py
 # source changes, so nothing runs a stale build. MJSVC_PURE_PYTHON=1 at run time makes a process use
 # the Python source even where the build is present (engine/__init__.py).
 NATIVE := $(VENV)/.native
-ENGINE_SRC := $(shell find engine -name '*.py')
+# (engine/tables/built.py is not a source: the build writes it, the tables' build stamp)
+ENGINE_SRC := $(shell find engine -name '*.py' ! -name built.py)
 # The engine's own tests, run a second time on its Python source (same answers in both forms).
 PURE_TESTS := tests/unit/test_build.py tests/unit/test_tiles_hand.py tests/unit/test_shapes.py tests/unit/test_shapes_plain.py tests/unit/test_memo.py tests/unit/test_mcr_fans.py \
 	tests/unit/test_mcr_memo.py tests/unit/test_mcr_oracle.py tests/unit/test_mcr2p.py tests/unit/test_analysis.py tests/unit/test_sichuan.py tests/unit/test_model.py \
@@ -153,4 +154,4 @@ soak: setup
 	$(BIN)/python -m bench.soak
 
 clean:
-	rm -rf $(VENV) mjsvc/gen build .mypy_cache *.egg-info $$(find engine -name '*.so') engine/tables/suits.bin
+	rm -rf $(VENV) mjsvc/gen build .mypy_cache *.egg-info $$(find engine -name '*.so') engine/tables/suits.bin engine/tables/built.py

@@ -15,7 +15,9 @@ works from any working directory (DESIGN.md, "The installed form"):
   compiled, by the compiled engine itself (`python -m engine.tables.builder`): into the build tree for
   a regular install or wheel (so it is installed inside the package), in place for `make`
   (`build_ext --inplace`). A file whose recorded source digest is current is kept (or copied from the
-  source tree), so only a change to the modules the tables come from rebuilds it.
+  source tree), so only a change to the modules the tables come from rebuilds it. Beside it the builder
+  writes the build stamp `engine/tables/built.py` (the file's source digests as constants: no process
+  hashes sources at import).
 """
 
 import os
@@ -89,7 +91,7 @@ def write_suit_tables(root: Path) -> None:
             subprocess.call(current + [str(source)], cwd=root, env=env) == 0:
         shutil.copyfile(source, target)
         print(f"suit tables: copied the current {source}")
-        return
+    # builds the file unless it is current, and writes the build stamp beside it (engine/tables/built.py)
     subprocess.check_call([sys.executable, "-m", "engine.tables.builder", str(target), "--if-stale"], cwd=root, env=env)
 
 

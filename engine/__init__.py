@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib import machinery
 from importlib.abc import MetaPathFinder
-from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec, PathFinder, SourceFileLoader
+from importlib.machinery import ModuleSpec, PathFinder, SourceFileLoader
 from importlib.util import spec_from_file_location
 from types import ModuleType
 
 
 def pure_python_requested() -> bool:
     return os.environ.get("MJSVC_PURE_PYTHON", "").lower() in ("1", "true", "yes")
+
+
+_EXTENSIONS = tuple(machinery.EXTENSION_SUFFIXES)  # a copy: the engine keeps no mutable globals
 
 
 class _SourceFirst(MetaPathFinder):
@@ -29,7 +33,7 @@ class _SourceFirst(MetaPathFinder):
             return None
         spec = PathFinder.find_spec(name, path, target)  # type: ignore[arg-type]
         origin = spec.origin if spec is not None else None
-        if origin is None or not origin.endswith(tuple(EXTENSION_SUFFIXES)):
+        if origin is None or not origin.endswith(_EXTENSIONS):
             return spec
         source = origin[: origin.index(".", origin.rindex(os.sep))] + ".py"
         if not os.path.exists(source):  # mypyc's shared runtime (engine._native__mypyc) has no source
@@ -46,4 +50,4 @@ def compiled_modules() -> list[str]:
     shared runtime, `engine._native__mypyc`, is not one of them."""
     return sorted(name for name, module in list(sys.modules.items())
                   if name.startswith(__name__ + ".") and not name.endswith("__mypyc")
-                  and str(getattr(module, "__file__", "")).endswith(tuple(EXTENSION_SUFFIXES)))
+                  and str(getattr(module, "__file__", "")).endswith(_EXTENSIONS))

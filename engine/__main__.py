@@ -50,6 +50,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from engine import api, rules
 from engine.errors import BadContextError, BadMeldError, BadOptionError, EngineError
@@ -74,17 +75,17 @@ from engine.tiles import format_tile, format_tiles, parse_tile, parse_tiles
 
 _TILE_OPTIONS = ("ghosts",)  # options whose value is a list of tiles
 _INT_LIST_OPTIONS = ("red_fives_per_suit",)  # options whose value is a list of integers, e.g. 0,2,2
-_KINDS = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG}
-_SEATS = {"left": ClaimedFrom.LEFT, "across": ClaimedFrom.ACROSS, "right": ClaimedFrom.RIGHT}
-_WINDS = {"e": Wind.EAST, "east": Wind.EAST, "s": Wind.SOUTH, "south": Wind.SOUTH, "w": Wind.WEST,
-          "west": Wind.WEST, "n": Wind.NORTH, "north": Wind.NORTH}
-_SHAPE_NAMES = {
+_KINDS = MappingProxyType({"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG})
+_SEATS = MappingProxyType({"left": ClaimedFrom.LEFT, "across": ClaimedFrom.ACROSS, "right": ClaimedFrom.RIGHT})
+_WINDS = MappingProxyType({"e": Wind.EAST, "east": Wind.EAST, "s": Wind.SOUTH, "south": Wind.SOUTH, "w": Wind.WEST,
+                          "west": Wind.WEST, "n": Wind.NORTH, "north": Wind.NORTH})
+_SHAPE_NAMES = MappingProxyType({
     ShapeKind.STANDARD: "standard",
     ShapeKind.SEVEN_PAIRS: "seven pairs",
     ShapeKind.THIRTEEN_ORPHANS: "thirteen orphans",
     ShapeKind.HONORS_KNITTED: "honours and knitted",
     ShapeKind.KNITTED_STRAIGHT: "knitted straight",
-}
+})
 
 
 def parse_meld(text: str, index: int) -> Meld:
@@ -116,9 +117,9 @@ def parse_meld(text: str, index: int) -> Meld:
                      claimed_index=claimed_index, field=field)
 
 
-_SUITS = {"m": Suit.CHARACTERS, "p": Suit.DOTS, "s": Suit.BAMBOO}
-_PRIOR_KONGS = {"concealed": PriorKong.CONCEALED, "exposed": PriorKong.EXPOSED, "added": PriorKong.ADDED,
-                "added-later": PriorKong.ADDED_LATER}
+_SUITS = MappingProxyType({"m": Suit.CHARACTERS, "p": Suit.DOTS, "s": Suit.BAMBOO})
+_PRIOR_KONGS = MappingProxyType({"concealed": PriorKong.CONCEALED, "exposed": PriorKong.EXPOSED,
+                                 "added": PriorKong.ADDED, "added-later": PriorKong.ADDED_LATER})
 
 
 def parse_suit(text: str, field: str) -> Suit | None:

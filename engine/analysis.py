@@ -28,12 +28,12 @@ copy), not derived from shanten; the tests cross-check the two.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Collection, Sequence
 from itertools import permutations
 
 from engine.errors import TileCountError
 from engine.hand import Hand
+from engine.registry import REGISTRY
 from engine.results import Analysis, DiscardOption, TileCount
 from engine.shapes import COMPLETE_SUITS, ShapeKind, _suit_splits_dfs, is_complete_counts
 from engine.tables import TABLES
@@ -47,30 +47,34 @@ _NEG = -64  # "no pair taken from this part": stays negative after any sum of re
 _S = 1 << 16  # stride of the (id, id) combination key
 _ALL_KINDS = frozenset(range(NUM_KINDS))
 
-_lock = threading.Lock()
-_VECS: list[tuple[int, ...]] = []  # id -> (f0[0..4], f1[0..4])
-_VEC_IDS: dict[tuple[int, ...], int] = {}
-_REG: list[tuple[int, ...]] = []  # id -> standard shanten with 0..4 declared melds
-_PART_CID: dict[Key, int] = {}  # part key -> class id of its vector
-_COMB: dict[int, int] = {}
+_lock = REGISTRY.lock("analysis.lock")
+_VECS: list[tuple[int, ...]] = REGISTRY.table("analysis.vecs", [])  # id -> (f0[0..4], f1[0..4])
+_VEC_IDS: dict[tuple[int, ...], int] = REGISTRY.table("analysis.vec_ids", {})
+_REG: list[tuple[int, ...]] = REGISTRY.table("analysis.reg", [])  # id -> standard shanten with 0..4 declared melds
+_PART_CID: dict[Key, int] = REGISTRY.table("analysis.part_cid", {})  # part key -> class id of its vector
+_COMB: dict[int, int] = REGISTRY.table("analysis.comb", {})
 # Per part key: (class id, pairs counting a four as two, pairs, orphan kinds, orphan pair,
 # present ranks in residue classes 0/1/2 (1-4-7, 2-5-8, 3-6-9), class ids of what is left
 # when a residue class is taken out for a knitted straight; zeros / own id for honours).
-_INFO: dict[Key, tuple[int, ...]] = {}
-_INFO_SHARED: dict[tuple[int, ...], tuple[int, ...]] = {}
-_PLUS: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
-_PLUS_IDS: dict[tuple[tuple[int, tuple[int, ...]], ...], int] = {}
+_INFO: dict[Key, tuple[int, ...]] = REGISTRY.table("analysis.info", {})
+_INFO_SHARED: dict[tuple[int, ...], tuple[int, ...]] = REGISTRY.table("analysis.info_shared", {})
+_PLUS: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = REGISTRY.table("analysis.plus", {})
+_PLUS_IDS: dict[tuple[tuple[int, tuple[int, ...]], ...], int] = REGISTRY.table("analysis.plus_ids", {})
 # Table answers of `_plus` already decoded: one analysis asks for the same part's additions for every
 # discard of another part (about four times per distinct discard). Bounded: emptied when full.
-_PLUS_DECODED: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
 _PLUS_DECODED_LIMIT = 1 << 14  # entries (~3 MB at most)
-_UMASK: dict[int, int] = {}  # (plus id, other class, melds, target) -> useful ranks of the part, as bits
+_PLUS_DECODED: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = REGISTRY.table(
+    "analysis.plus_decoded", {}, limit=_PLUS_DECODED_LIMIT)
 _UMASK_LIMIT = 1 << 16  # entries; the memo is emptied when it reaches this (~6 MB at most)
+# (plus id, other class, melds, target) -> useful ranks of the part, as bits
+_UMASK: dict[int, int] = REGISTRY.table("analysis.umask", {}, limit=_UMASK_LIMIT)
 _FALLBACK_PLUS_IDS = 1 << 32  # plus ids of keys outside the tables start here (the tables' ids are smaller)
-_PAIR_MASKS: dict[Key, tuple[int, int]] = {}  # key -> ranks held an odd number of times / once, as bits
+# key -> ranks held an odd number of times / once, as bits
+_PAIR_MASKS: dict[Key, tuple[int, int]] = REGISTRY.table("analysis.pair_masks", {})
 # The tiles of each 9-bit mask of part j (j = 3: the honours), ascending.
 _CHUNKS = tuple(tuple(tuple(9 * j + r for r in range(9) if m >> r & 1) for m in range(512)) for j in range(4))
-_COMPLETIONS: dict[Key, tuple[int | None, tuple[int, ...], tuple[int, ...]]] = {}
+_COMPLETIONS: dict[Key, tuple[int | None, tuple[int, ...], tuple[int, ...]]] = REGISTRY.table(
+    "analysis.completions", {})
 
 _PERMS = tuple(permutations(range(3)))  # residue class given to each suit in a knitted pattern
 _PATTERNS = {p: tuple(9 * s + p[s] + 3 * j for s in range(3) for j in range(3)) for p in _PERMS}
@@ -779,3 +783,6 @@ def useful_for(counts: Sequence[int], n_melds: int, shapes: frozenset[ShapeKind]
     every = _allowed(_by_shape(keys, infos, n_melds, allow_quad_pairs), shapes)
     target = min([v for _, v in every])
     return _useful(counts, keys, infos, n_melds, allow_quad_pairs, every, target)
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("analysis", _PATTERNS=_PATTERNS)

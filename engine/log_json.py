@@ -11,6 +11,7 @@ Every fault is BAD_LOG (BAD_TILE for a tile) naming its field as the request wou
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from engine import referee as r
@@ -29,7 +30,7 @@ SUIT_NAMES = ("SUIT_CHARACTERS", "SUIT_DOTS", "SUIT_BAMBOO")
 FLOWER_NAMES = ("FLOWER_PLUM", "FLOWER_ORCHID", "FLOWER_CHRYSANTHEMUM", "FLOWER_BAMBOO", "FLOWER_SPRING",
                 "FLOWER_SUMMER", "FLOWER_AUTUMN", "FLOWER_WINTER")
 DRAWN_GAME_NAMES = tuple(f"DRAWN_GAME_KIND_{k.name}" for k in r.DrawnGameKind)
-ACTION_NAMES = {k: f"ACTION_KIND_{k.name}" for k in r.ActionKind}
+ACTION_NAMES: Mapping[r.ActionKind, str] = MappingProxyType({k: f"ACTION_KIND_{k.name}" for k in r.ActionKind})
 EVENT_KINDS = ("deal", "draw", "discard", "claim", "kong", "dora", "win", "drawn_game", "void_suit", "flower",
                "exchange", "false_win", "kita")
 assert len(TILE_NAMES) == NUM_KINDS
@@ -145,7 +146,7 @@ def _exchange(o: _Obj) -> r.HandEvent:
 
 
 # event kind -> (its fields, its reader)
-_EVENTS: dict[str, tuple[tuple[str, ...], Callable[[_Obj], r.HandEvent]]] = {
+_EVENTS: Mapping[str, tuple[tuple[str, ...], Callable[[_Obj], r.HandEvent]]] = MappingProxyType({
     "deal": (("hands", "dora_indicators"), _deal),
     "draw": (("seat", "tile", "red"), lambda o: r.Draw(_seat(o), _tile(o.get("tile"), o.at("tile")), o.bool("red"))),
     "discard": (("seat", "tile", "red", "riichi"),
@@ -164,7 +165,7 @@ _EVENTS: dict[str, tuple[tuple[str, ...], Callable[[_Obj], r.HandEvent]]] = {
     "exchange": (("exchanges",), _exchange),
     "false_win": (("seat",), lambda o: r.FalseWin(_seat(o))),
     "kita": (("seat",), lambda o: r.Kita(_seat(o))),
-}
+})
 
 
 def _event(value: Any, field: str) -> r.HandEvent:

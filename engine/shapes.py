@@ -24,6 +24,7 @@ from typing import Final
 
 from engine.hand import Hand, MeldKind
 from engine.memo import IntMemo
+from engine.registry import REGISTRY
 from engine.tables import TABLES
 from engine.tables.format import SET_CODE_BASE
 from engine.tile_kinds import EAST, NUM_KINDS, P1, S1, TERMINALS_AND_HONORS, WHITE, is_suited, offset_in_suit, suit_of
@@ -207,6 +208,7 @@ class Decomposition(Value):
 SuitSplit = tuple[tuple[SetKind, int], ...]
 
 
+@REGISTRY.memo("shapes.dfs_splits")
 @lru_cache(maxsize=1 << 17)
 def _dfs_splits(counts: tuple[int, ...], want_pair: bool) -> frozenset[SuitSplit]:
     """Every split of one suit's counts into chows/pungs (plus one pair if want_pair).
@@ -241,6 +243,7 @@ _SPLIT_SETS: tuple[tuple[SetKind, int] | None, ...] = tuple(
     else None for code in range(5 * SET_CODE_BASE))
 
 
+@REGISTRY.memo("shapes.suit_splits")
 @lru_cache(maxsize=1 << 12)
 def suit_splits(key: SuitKey, honors: bool = False) -> tuple[SuitSplit, ...]:
     """All splits of a suit key, sorted (from the tables; by search outside them). Honour keys allow
@@ -507,7 +510,7 @@ def _suit_options_of_code(code: int) -> tuple[_SuitOption, ...]:
 
 
 # `_suit_options_of_code`, memoized on the code (bounded: its options are objects, not table entries).
-_suit_options: Final = IntMemo(_suit_options_of_code, maxsize=1 << 14)
+_suit_options: Final = REGISTRY.add_memo("shapes.suit_options", IntMemo(_suit_options_of_code, maxsize=1 << 14))
 
 
 def _suit_options_of(block: int, counts: list[int]) -> tuple[_SuitOption, ...]:
@@ -774,3 +777,6 @@ def decompositions(hand: Hand, allow_quad_pairs: bool = True) -> list[Decomposit
         if most == 1 and honors_knitted_pattern(counts) is not None:
             out.append(Decomposition(ShapeKind.HONORS_KNITTED, (), tuple(hand.all_concealed()), win))
     return out
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("shapes", COMPLETE_SUITS=COMPLETE_SUITS, _MELD_SET_KIND=_MELD_SET_KIND, _MELD_SETS=_MELD_SETS)

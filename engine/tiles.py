@@ -12,7 +12,8 @@ The canonical form prints suits in index order and honours as letters: `123m456p
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 
 from engine.errors import BadTileError
 from engine.tile_kinds import (  # noqa: F401  (the kinds are re-exported: `engine.tiles` is the public module)
@@ -54,7 +55,7 @@ NUM_FLOWERS = 8  # plum orchid chrysanthemum bamboo spring summer autumn winter:
 
 SUIT_LETTERS = "mps"
 HONOR_LETTERS = "ESWNCFP"  # index 27 + position
-_Z_TO_INDEX = {1: EAST, 2: SOUTH, 3: WEST, 4: NORTH, 5: WHITE, 6: GREEN, 7: RED}
+_Z_TO_INDEX: Mapping[int, int] = MappingProxyType({1: EAST, 2: SOUTH, 3: WEST, 4: NORTH, 5: WHITE, 6: GREEN, 7: RED})
 
 # Names used in messages and the readable CLI.
 _HONOR_NAMES = ("East", "South", "West", "North", "Red", "Green", "White")

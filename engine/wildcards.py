@@ -30,7 +30,6 @@ groups (`_wild_vectors`, memoized per part key), combined across parts while sha
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -38,6 +37,7 @@ from typing import Final
 
 from engine.errors import TileCountError
 from engine.hand import Hand, MeldKind
+from engine.registry import REGISTRY
 from engine.results import Analysis, DiscardOption, TileCount
 from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet
 from engine.tables import TABLES
@@ -197,9 +197,10 @@ def build_honor_need_table() -> bytes:
     return bytes(table)
 
 
-_build_lock = threading.Lock()
-_TABLES: Final[list[bytes]] = []  # [suit table, honour table] once loaded: the hot paths read them from here
-_ORIGIN: Final[list[str]] = []  # where they came from (`need_tables_origin`)
+_build_lock = REGISTRY.lock("wildcards.build_lock")
+# [suit table, honour table] once loaded: the hot paths read them from here
+_TABLES: Final[list[bytes]] = REGISTRY.table("wildcards.tables", [])
+_ORIGIN: Final[list[str]] = REGISTRY.table("wildcards.origin", [])  # where they came from (`need_tables_origin`)
 
 
 def _tables() -> list[bytes]:
@@ -257,6 +258,7 @@ def honor_index(counts: list[int]) -> int:
 # Used where a part falls outside the tables (a wait on a fifth copy) and by the tests.
 
 
+@REGISTRY.memo("wildcards.plain_suit_need")
 @cache
 def plain_suit_need(key: tuple[int, ...], pair: bool) -> int:
     """Least wildcards making a suit key sets only (pair False) or sets and one pair, by search."""
@@ -639,8 +641,8 @@ def _special_complete(real: list[int], j: int, shapes: WildShapes) -> bool:
 
 Vec = tuple[int, ...]  # f0[0..4], f1[0..4]: best group value with at most k groups, without / with the pair
 _EMPTY_VEC: Vec = (0, 0, 0, 0, 0, _NEG, _NEG, _NEG, _NEG, _NEG)
-_vec_lock = threading.Lock()
-_WILD_VECS: dict[tuple[tuple[int, ...], int], tuple[Vec, ...]] = {}
+_vec_lock = REGISTRY.lock("wildcards.vec_lock")
+_WILD_VECS: dict[tuple[tuple[int, ...], int], tuple[Vec, ...]] = REGISTRY.table("wildcards.wild_vecs", {})
 
 
 def _add_group(best: list[int], sub: Vec, value: int) -> None:
@@ -718,6 +720,7 @@ def _wild_vectors(key: tuple[int, ...], j: int) -> tuple[Vec, ...]:
     return out
 
 
+@REGISTRY.memo("wildcards.wild_only")
 @cache
 def _wild_only(w: int) -> Vec:
     """Groups made of w wildcards alone: a set (3) 2, a partial set (2) 1, the pair (2) 1."""
@@ -753,10 +756,10 @@ def _max_vec(a: Vec, b: Vec) -> Vec:
 # Rows (one vector per number of wildcards 0..j) are interned as small ids, and the combination of two
 # rows is memoized on their ids, as engine.analysis does for its vectors: after warm-up a hand's value
 # costs four part look-ups and four combination look-ups.
-_ROWS: list[tuple[Vec, ...]] = []
-_ROW_IDS: dict[tuple[Vec, ...], int] = {}
-_PART_ROW: dict[tuple[tuple[int, ...], int], int] = {}
-_ROW_COMB: dict[int, int] = {}
+_ROWS: list[tuple[Vec, ...]] = REGISTRY.table("wildcards.rows", [])
+_ROW_IDS: dict[tuple[Vec, ...], int] = REGISTRY.table("wildcards.row_ids", {})
+_PART_ROW: dict[tuple[tuple[int, ...], int], int] = REGISTRY.table("wildcards.part_row", {})
+_ROW_COMB: dict[int, int] = REGISTRY.table("wildcards.row_comb", {})
 _STRIDE: Final = 1 << 20
 
 
@@ -1139,3 +1142,6 @@ def _counts_of(tiles: Iterable[int], kinds: frozenset[int], held: Sequence[int],
             gone = held[t] + seen[t]
             out.append(TileCount(t, 4 - gone if gone < 4 else 0, held[t] >= 4))
     return tuple(out)
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("wildcards", _MELD_SET_KIND=_MELD_SET_KIND)

@@ -26,7 +26,7 @@ import time
 
 log = logging.getLogger(__name__)
 
-MEMO_MODULES = ("engine.", "mjsvc.")  # whose module-level dicts and functools caches are pinned
+MEMO_MODULES = ("mjsvc.",)  # whose module-level dicts and functools caches are pinned (the engine's: its registry)
 
 
 class _Pin:
@@ -34,8 +34,11 @@ class _Pin:
 
 
 def _memo_dicts(prefixes: tuple[str, ...] = MEMO_MODULES) -> list[dict]:
-    """Module-level dicts of the named packages, and the dicts inside their functools caches."""
-    found: dict[int, dict] = {}
+    """The engine's memo tables (asked of its registry, engine.registry), then the module-level dicts
+    of the named service packages and the dicts inside their functools caches."""
+    from engine.registry import REGISTRY
+
+    found: dict[int, dict] = {id(d): d for d in REGISTRY.containers()}
     for name, module in list(sys.modules.items()):
         if module is None or not name.startswith(prefixes):
             continue

@@ -61,9 +61,9 @@ from engine.tiles import format_tile
 
 def check_log_fields(log: HandLog) -> None:
     """BAD_LOG for the log fields a Chinese rule set does not read, and for options of another rule set."""
-    from engine import rules  # the rule sets' package imports their referees, and so this module
+    from engine.rules import catalog  # the rule sets' packages import their referees, and so this module
 
-    options_type = rules.get(log.rule_set).options_type
+    options_type = catalog.get(log.rule_set).options_type
     if log.options is not None and not isinstance(log.options, options_type):
         raise BadLogError(f"log.options: {log.rule_set} takes {options_type.__name__}, not "
                           f"{type(log.options).__name__}", "log.options")

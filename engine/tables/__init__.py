@@ -10,11 +10,12 @@ and the wildcard need tables of `engine.wildcards` (how many wildcards a part ne
 holds the MCR scoring tables (`engine.rules.mcr.tables`: the tile fans of every packed tile-facts key,
 the pung combination fans of every two to four pung tiles), in sections of their own.
 
-The file's content comes in two parts, each with the digest of the sources it is computed from
-(`PART_SOURCES`, `part_digest`): the per-suit part (minutes to build) and the MCR part (seconds). The
-build reuses a part whose digest is current (`builder`), so a change to the MCR scoring code rebuilds
-the MCR sections only; the MCR tables are read only when their digest matches the sources this
-process runs (checked at import, a hash of a few source files).
+The file's content comes in two parts, each with the digest of the sources it is computed from,
+recorded by the build (engine.tables.sources, build code only): the per-suit part (minutes to build)
+and the MCR part (seconds). The build also writes a stamp beside the file in the package
+(`built.py`, `BUILT_PARTS`: the same digests, as constants); the MCR tables are read only when the
+mapped file's MCR digest matches the stamp. No process hashes sources: an edited rule is caught by
+the tests (tests/unit/test_tables.py compares the file with the sources) and fixed by `make`.
 
 `TABLES` is the mapped file, loaded once at the first import (no I/O after that), or None when the
 file is missing, switched off (`MJSVC_SUIT_TABLES=off`) or fails its checks; `PROBLEM` then says why
@@ -25,36 +26,27 @@ package (`python -m engine.tables.builder PATH` writes one anywhere).
 
 from __future__ import annotations
 
-import hashlib
 import os
-from pathlib import Path
+from collections.abc import Mapping
+from importlib import import_module
+from types import MappingProxyType
 
-from engine.tables.format import FILE_NAME, PART_MCR, PART_SUITS
+from engine.tables.format import FILE_NAME
 from engine.tables.loader import ENV, TableError, Tables, configured_path, open_tables
 
 DEFAULT_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), FILE_NAME)  # inside the package
 
-# The sources whose code decides each part's content (paths from the repository root; the encoding and
-# the builder belong to both).
-_COMMON_SOURCES = ("engine/tables/format.py", "engine/tables/builder.py")
-PART_SOURCES: dict[str, tuple[str, ...]] = {
-    # the search, the wildcard need builders
-    PART_SUITS: ("engine/tiles.py", "engine/shapes.py", "engine/analysis.py", "engine/wildcards.py",
-                 *_COMMON_SOURCES),
-    # the fan rules and what they read, the combination search, the fan ids, the MCR table encoding
-    PART_MCR: ("engine/rules/mcr/predicates.py", "engine/rules/mcr/facts.py", "engine/rules/mcr/scoring.py",
-               "engine/rules/mcr/fans.py", "engine/rules/mcr/tables.py", "engine/rules/mcr/tables_build.py",
-               *_COMMON_SOURCES),
-}
+
+def _built_parts() -> Mapping[str, str]:
+    """The build stamp (engine/tables/built.py, written by the builder): part -> source digest."""
+    try:
+        built = import_module(__name__ + ".built")
+    except ImportError:
+        return MappingProxyType({})
+    return MappingProxyType(dict(built.PARTS))
 
 
-def part_digest(part: str) -> str:
-    """SHA-256 over the sources of one part of the file (`PART_SOURCES`), names and contents."""
-    root = Path(__file__).resolve().parent.parent.parent  # this __init__ is never compiled
-    h = hashlib.sha256()
-    for name in PART_SOURCES[part]:
-        h.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
-    return h.hexdigest()
+BUILT_PARTS: Mapping[str, str] = _built_parts()
 
 
 def _load() -> tuple[Tables | None, str]:

@@ -28,17 +28,14 @@ from array import array
 from itertools import product
 
 from engine.tables import format as F
-from engine.tables import part_digest
 from engine.tables.loader import ENV, read_header
+from engine.tables.sources import part_digest, source_digest
 
+__all__ = ["build", "is_current", "main", "part_keys", "source_digest", "write", "write_stamp"]
 
-def source_digest() -> str:
-    """The digest of every source the file's content comes from: the digests of its parts
-    (engine.tables.PART_SOURCES), in order."""
-    h = hashlib.sha256()
-    for part in (F.PART_SUITS, F.PART_MCR):
-        h.update(part.encode() + b"\0" + part_digest(part).encode() + b"\0")
-    return h.hexdigest()
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))  # engine/tables: where the engine looks for the file
+DEFAULT_PATH = os.path.join(PACKAGE_DIR, F.FILE_NAME)  # engine.tables.DEFAULT_PATH
+STAMP = "built.py"  # the build stamp, beside the tables file in the package
 
 
 def part_keys(ranks: int) -> list[tuple[int, ...]]:
@@ -117,9 +114,8 @@ def _suit_part() -> tuple[dict[str, tuple[str, bytes]], dict[str, int]]:
     from engine import analysis as A
     from engine import shapes as S
     from engine import wildcards as W
-    from engine.tables import TABLES
 
-    if TABLES is not None or A._VECS:
+    if os.environ.get(ENV, "").lower() != "off" or A._VECS:
         raise RuntimeError(f"build with {ENV}=off: the search must not start from a mapped tables file")
     groups_pool = array("H")
     group_starts: dict[tuple[int, ...], int] = {}
@@ -225,14 +221,38 @@ def is_current(path: str) -> bool:
     return header.get("sources") == source_digest()
 
 
+def write_stamp(path: str) -> str | None:
+    """The build stamp (`engine.tables.BUILT_PARTS`): the part digests recorded in the file at `path`,
+    written as a module beside it when that is the package's own file (elsewhere, a file named by
+    MJSVC_SUIT_TABLES, no stamp: the package's stamp, if any, is what that file is compared with).
+    Returns the stamp's path, or None."""
+    if os.path.dirname(os.path.abspath(path)) != PACKAGE_DIR:
+        return None
+    with open(path, "rb") as f:
+        header, _ = read_header(f.read(1 << 16))
+    parts = sorted(header.get("parts", {}).items())
+    target = os.path.join(PACKAGE_DIR, STAMP)
+    text = ('"""Written by engine.tables.builder with suits.bin beside it (git-ignored): the digest of the sources\n'
+            'each part of that file was computed from, compared at import with the digests the file records."""\n\n'
+            f"PARTS = {tuple(parts)!r}\n")
+    if os.path.exists(target):
+        with open(target) as f:
+            if f.read() == text:
+                return target  # unchanged: its time stays (make compares it with the build's)
+    tmp = f"{target}.tmp{os.getpid()}"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, target)
+    return target
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if_stale = "--if-stale" in args
     rest = [a for a in args if a != "--if-stale"]
-    from engine.tables import DEFAULT_PATH
-
     path = os.path.abspath(rest[0] if rest else DEFAULT_PATH)
     if if_stale and is_current(path):
+        write_stamp(path)
         print(f"suit tables: {path} is current")
         return 0
     if os.environ.get(ENV, "").lower() != "off":  # the search must start empty: a fresh interpreter
@@ -240,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
         return subprocess.call([sys.executable, "-m", "engine.tables.builder", path], env=env)
     t0 = time.perf_counter()
     header = write(path)
+    write_stamp(path)
     print(f"suit tables: wrote {path} ({os.path.getsize(path) / 1e6:.1f} MB, {header['counts']['classes']} classes, "
           f"sha256 {header['sha256'][:12]}) in {time.perf_counter() - t0:.1f} s")
     return 0

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from engine import analysis, shapes, wildcards
 from engine.errors import BadContextError, BadMeldError, BadTileError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, MeldKind, WinContext, Wind
+from engine.registry import REGISTRY
 from engine.results import Analysis, DiscardOption, Evaluation, FanDef, FanHit, Scoring, TileCount
 from engine.rules.guangdong.fans import TABLE, Fan
 from engine.rules.guangdong.options import GuangdongOptions, HorseStart
@@ -295,3 +296,6 @@ def _four_ghosts_route(a: Analysis, hand: Hand, visible: Sequence[int], opts: Gu
 
 
 _SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("guangdong.scoring", _SET_KIND=_SET_KIND)

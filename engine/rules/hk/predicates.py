@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from engine.registry import REGISTRY
 from engine.rules.hk.facts import Facts
 from engine.rules.hk.fans import Fan
 from engine.shapes import ShapeKind
@@ -214,3 +215,6 @@ PREDICATES: dict[Fan, Callable[[Facts], list[Occ]]] = {
 }
 # 七抢一 and 八仙过海 have no predicate either: a flower hand is scored apart (scoring.flower_hand).
 # 鸡胡 has no predicate: scoring adds it when nothing but flower fans was counted.
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("hk.predicates", NONE=NONE, PREDICATES=PREDICATES)

@@ -8,6 +8,7 @@ from functools import cache
 from engine import analysis
 from engine.errors import BadContextError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, MeldKind, WinContext, Wind
+from engine.registry import REGISTRY
 from engine.results import Analysis, Evaluation, FanDef, FanHit, Scoring
 from engine.rules.hk.facts import Facts, HandFacts
 from engine.rules.hk.fans import TABLE, Fan
@@ -37,6 +38,7 @@ def fan_defs(options: HkOptions) -> dict[int, FanDef]:
                      options.eight_flowers_faan)
 
 
+@REGISTRY.memo("hk.scoring.fan_defs")
 @cache
 def _fan_defs(limit: int, seven_pairs: int, kong_on_kong: int, seven_flowers: int, eight_flowers: int
               ) -> dict[int, FanDef]:
@@ -196,3 +198,6 @@ def score(hand: Hand, ctx: WinContext, options: HkOptions) -> Evaluation:
 def analyze(hand: Hand, visible: Sequence[int], options: HkOptions) -> Analysis:
     """The shared analysis over the shapes this table plays (seven pairs with seven_pairs_faan)."""
     return analysis.analyze(hand, visible, allow_quad_pairs=False, shapes=shapes_of(options))
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("hk.scoring", _SET_KIND=_SET_KIND)

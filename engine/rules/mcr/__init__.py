@@ -30,15 +30,15 @@ Speed comes from tables keyed on small values that recur across different hands 
 which kinds are held, the situation, the tiles of a family of sets, a set of fan ids), never on a whole
 hand: most answer every key (built at install time into the tables file: engine.tables and
 tables.py here; or at import), the rest are memos that fill as hands come: `MEMOS` lists those (with the
-shared shape memos) so a benchmark can clear them.
+shared shape memos), by their names in the engine's registry (engine.registry), so a benchmark can clear them.
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
-from engine import shapes
-from engine.rules.mcr import facts, predicates, scoring
+from engine.registry import REGISTRY
+from engine.rules.mcr import scoring
 from engine.rules.mcr import tables as mcr_tables
 from engine.rules.mcr.fans import TABLE
 from engine.rules.mcr.options import McrOptions
@@ -78,12 +78,13 @@ class Memo(Protocol):
 
 _SUIT_TABLES = TABLES is not None
 _MCR_TABLES = mcr_tables.TILE_FAN_TABLE is not None
-MEMOS: tuple[Memo, ...] = (
-    (shapes._dfs_splits, shapes._suit_options)
-    + (() if _SUIT_TABLES else (shapes.suit_splits, facts._suit_status, facts._suit_waits, facts._open_suit_waits))
-    + (predicates.set_rules_for,)
-    + (() if _MCR_TABLES else (predicates.tile_fans, scoring._searched_combinations, scoring._matching))
-)
+MEMOS: tuple[Memo, ...] = tuple(REGISTRY.get(name) for name in (
+    ("shapes.dfs_splits", "shapes.suit_options")
+    + (() if _SUIT_TABLES else ("shapes.suit_splits", "mcr.facts.suit_status", "mcr.facts.suit_waits",
+                                "mcr.facts.open_suit_waits"))
+    + ("mcr.predicates.set_rules_for",)
+    + (() if _MCR_TABLES else ("mcr.predicates.tile_fans", "mcr.scoring.searched_combinations",
+                               "mcr.scoring.matching"))))
 
 
 def clear_memos() -> None:

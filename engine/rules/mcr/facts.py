@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Final, NamedTuple
 
 from engine.hand import Hand, MeldKind, WinContext
+from engine.registry import REGISTRY
 from engine.shapes import CHOW_NUMBER as _CHOW
 from engine.shapes import COMPLETE_SUITS, Decomposition, SetKind, ShapeKind, kind_number, suit_splits
 from engine.shapes import KONG_NUMBER as _KONG
@@ -269,6 +270,7 @@ def _seven_pairs_wait(counts: list[int]) -> int | None:
 _STATUS: Final[dict[tuple[int, ...], int]] = {key: v // 2 for key, v in COMPLETE_SUITS.items()}
 
 
+@REGISTRY.memo("mcr.facts.suit_status")
 @lru_cache(maxsize=8192)  # bounded; the mapped tables answer a miss
 def _suit_status(key: tuple[int, ...], honors: bool) -> int | None:
     """0: sets only, 1: sets and one pair, None: not complete (a kind may hold five)."""
@@ -293,6 +295,7 @@ def _suit_status(key: tuple[int, ...], honors: bool) -> int | None:
     return n % 3 // 2
 
 
+@REGISTRY.memo("mcr.facts.suit_waits")
 @lru_cache(maxsize=8192)  # bounded; the mapped tables answer a miss
 def _suit_waits(key: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
     """(offset, status) for each kind of the suit whose one more copy makes the suit complete."""
@@ -387,6 +390,7 @@ def _single_wait(standing: list[int], seven_pairs: bool) -> bool:
     return len(waits) == 1
 
 
+@REGISTRY.memo("mcr.facts.open_suit_waits")
 @lru_cache(maxsize=8192)  # bounded; the mapped tables answer a miss
 def _open_suit_waits(key: tuple[int, ...], honors: bool) -> tuple[int, ...] | None:
     """For the winning tile's suit of a hand with a standard decomposition: None if the suit is
@@ -644,3 +648,6 @@ _RANGES: Final = tuple(tuple(range(n)) for n in range(15))
 
 def set_facts(d: Decomposition, h: HandFacts) -> SetFacts:
     return SetFacts(d, h)
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("mcr.facts", _STATUS=_STATUS, _TRAITS=_TRAITS, _SHAPE_FEATURES=_SHAPE_FEATURES)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from engine.registry import REGISTRY
 from engine.results import FanDef
 from engine.rules.model import FanRow, FanTable, Scope
 
@@ -462,3 +463,6 @@ TABLE = FanTable(
 
 FANS: tuple[FanDef, ...] = TABLE.defs
 BY_ID: dict[int, FanDef] = TABLE.def_by_id
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("mcr.fans", BY_ID=BY_ID)

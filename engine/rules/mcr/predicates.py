@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Final
 
 from engine.memo import IntMemo, KeyTable, TabledMemo
+from engine.registry import REGISTRY
 from engine.rules.mcr import facts as F
 from engine.rules.mcr import tables as mcr_tables
 from engine.rules.mcr.facts import (
@@ -54,14 +55,15 @@ SetRule = Callable[[HandFacts, SetFacts], Hits]
 ComboRule = Callable[[tuple[int, ...]], Hits]
 
 # Derived from PREDICATES once every predicate below is registered (`_dispatch`).
-TILES: Final[dict[int, TileRule]] = {}
-SITUATION: Final[dict[int, SituationRule]] = {}
-SETS: Final[dict[int, tuple[int, SetRule]]] = {}  # fan id -> (features needed, rule)
+TILES: Final[dict[int, TileRule]] = REGISTRY.table("mcr.predicates.tiles", {})
+SITUATION: Final[dict[int, SituationRule]] = REGISTRY.table("mcr.predicates.situation", {})
+# fan id -> (features needed, rule)
+SETS: Final[dict[int, tuple[int, SetRule]]] = REGISTRY.table("mcr.predicates.sets", {})
 # family ("chow" / "pung") -> arity -> [(fan id, rule)], in the order they are tried (registration order)
 COMBOS: Final[dict[str, dict[int, list[tuple[int, ComboRule]]]]] = {"chow": {2: [], 3: [], 4: []},
                                                                    "pung": {2: [], 3: [], 4: []}}
 
-_NONE: Final[Hits] = []
+_NONE: Final[Hits] = REGISTRY.table("mcr.predicates.none", [], frozen=True)
 _ONCE: Final[Hits] = [()]  # a tile or situation fan: once, on no particular set (scoring: the whole hand)
 _ALL_OF: Final = ((), (0,), (0, 1), (0, 1, 2), (0, 1, 2, 3))  # a combination's sets, by how many
 
@@ -108,8 +110,8 @@ def _set_rules_for(features: int) -> tuple[tuple[int, SetRule], ...]:
 # - `set_rules_for.get(SetFacts.features)`: memoized (a few thousand keys seen): a feature mask has 32
 #   bits, far too many for a table, and the decompositions that occur reach only a small, open-ended
 #   subset of them (a miss costs one pass over the ~30 set fans' needs).
-tile_fans: Final = TabledMemo(_tile_fans, mcr_tables.TILE_FAN_TABLE)
-set_rules_for: Final = IntMemo(_set_rules_for)
+tile_fans: Final = REGISTRY.add_memo("mcr.predicates.tile_fans", TabledMemo(_tile_fans, mcr_tables.TILE_FAN_TABLE))
+set_rules_for: Final = REGISTRY.add_memo("mcr.predicates.set_rules_for", IntMemo(_set_rules_for))
 
 
 def _situation_table() -> KeyTable[tuple[tuple[int, int], ...]]:
@@ -719,6 +721,10 @@ def _dispatch() -> None:
 
 
 _dispatch()
-situation_fans: Final = TabledMemo(_situation_fans, _situation_table())
+situation_fans: Final = REGISTRY.add_memo(
+    "mcr.predicates.situation_fans", TabledMemo(_situation_fans, _situation_table()))
 _SET_ENTRIES: Final[list[tuple[int, SetRule]]] = [(fid, rule) for fid, (_, rule) in SETS.items()]
 _SET_NEEDS: Final[list[int]] = [needs for needs, _ in SETS.values()]
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("mcr.predicates", COMBOS=COMBOS, _ONCE=_ONCE, _SET_ENTRIES=_SET_ENTRIES, _SET_NEEDS=_SET_NEEDS)

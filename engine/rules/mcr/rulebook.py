@@ -42,6 +42,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Final
 
+from engine.registry import REGISTRY
 from engine.results import FanDef
 from engine.rules.mcr.fans import TABLE, Fan
 from engine.rules.model import FanRow, FanTable
@@ -86,3 +87,6 @@ def adjust(raw: dict[int, list[tuple[int, ...]]]) -> dict[int, list[tuple[int, .
     if hits is not None:
         raw.setdefault(_TWO_MELDED_KONGS, hits)
     return raw
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("mcr.rulebook", DEF_OF=DEF_OF, POINTS_OF=POINTS_OF)

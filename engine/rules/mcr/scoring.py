@@ -39,6 +39,7 @@ from typing import Final
 
 from engine.errors import BadContextError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, WinContext
+from engine.registry import REGISTRY
 from engine.results import Evaluation, FanHit, Scoring
 from engine.rules.mcr import predicates as P
 from engine.rules.mcr import rulebook
@@ -118,6 +119,7 @@ def combinations(family: str, members: list[tuple[int, int]]) -> list[tuple[int,
     return [(fid, tuple(sorted([ordered[p] & _INDEX_MASK for p in pos]))) for fid, pos in found]
 
 
+@REGISTRY.memo("mcr.scoring.matching")
 @cache
 def _matching(family: str, tiles: tuple[int, ...]) -> tuple[int, ...]:
     """The combination fans of this family and arity that hold for these sets, in the order tried.
@@ -179,6 +181,7 @@ def _combinations_by_position(family: str, tiles: tuple[int, ...]) -> Combinatio
     return _searched_combinations(family, tiles)
 
 
+@REGISTRY.memo("mcr.scoring.searched_combinations")
 @cache
 def _searched_combinations(family: str, tiles: tuple[int, ...]) -> Combinations:
     """`_search_combinations`, memoized (a process without the tables file)."""
@@ -438,3 +441,8 @@ def score(hand: Hand, ctx: WinContext, options: McrOptions | None = None) -> Eva
         return Evaluation(True, score_decomposition(h, hand_hits, decs[0], by_rulebook), ())
     scored = rank([score_decomposition(h, hand_hits, d, by_rulebook) for d in decs])
     return Evaluation(True, scored[0], tuple(scored[1:]))
+
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("mcr.scoring", _DEF_OF=_DEF_OF, _POINTS_OF=_POINTS_OF, _WAIT_RANK=_WAIT_RANK, _BINOMIAL=_BINOMIAL,
+                _SITUATION_HITS=_SITUATION_HITS, _CHOW_COMBINATIONS=_CHOW_COMBINATIONS)

@@ -23,10 +23,11 @@ is stored once, numbered in the order the keys first meet them (so the build is 
 tile-fans item is a fan id (each counted once); a pung-combinations item is `fan id << POSITION_BITS |
 position mask` (the positions, ascending, of the sets the fan is made of among the sorted tiles).
 
-The MCR part has its own source digest (engine.tables.PART_SOURCES: the fan rules, facts, scoring and
-this module): this process reads the tables only if that digest matches the sources it runs, checked
-at import (a hash of a few source files), so an edited rule never answers from a stale file; `PROBLEM`
-says why the tables are not read, and the look-ups then fill per-process memos as before (same answers).
+The MCR part has its own source digest (engine.tables.sources.PART_SOURCES: the fan rules, facts,
+scoring and this module), recorded by the build in the file and in the build stamp
+(`engine.tables.BUILT_PARTS`): this process reads the tables only if the two agree (no source is hashed
+at run time; tests/unit/test_tables.py checks the file against the sources, and `make` rebuilds it);
+`PROBLEM` says why the tables are not read, and the look-ups then fill per-process memos (same answers).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from math import comb
 from typing import Final, NamedTuple, TypeVar
 
 from engine.memo import KeyTable
-from engine.tables import TABLES, part_digest
+from engine.tables import BUILT_PARTS, TABLES
 from engine.tables.format import PART_MCR
 
 TILE_FANS: Final = "mcr.tile_fans"
@@ -126,12 +127,12 @@ def _load() -> Loaded:
         return Loaded(None, None, None, "no tables file is mapped")
     if not TABLES.mcr_sections:
         return Loaded(None, None, None, f"{TABLES.path} has no MCR part (written before it had one: run make)")
-    try:
-        current = part_digest(PART_MCR)
-    except OSError as e:  # the sources are not beside the package
-        return Loaded(None, None, None, f"the MCR sources cannot be read to check the tables against them: {e}")
-    if TABLES.parts.get(PART_MCR) != current:
-        return Loaded(None, None, None, f"the MCR part of {TABLES.path} is stale: its sources changed since (run make)")
+    stamp = BUILT_PARTS.get(PART_MCR)
+    if stamp is None:
+        return Loaded(None, None, None, "no build stamp (engine/tables/built.py) to check the MCR part against "
+                      "(run make)")
+    if TABLES.parts.get(PART_MCR) != stamp:
+        return Loaded(None, None, None, f"the MCR part of {TABLES.path} is not the one this build recorded (run make)")
     sections = TABLES.mcr_sections
     try:
         return Loaded(_decode(sections, TILE_FANS, TILE_KEYS, _tile_fans_of_words),

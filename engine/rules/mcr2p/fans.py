@@ -10,7 +10,9 @@ docstring).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import IntEnum
+from types import MappingProxyType
 
 from engine.results import FanDef
 from engine.rules.model import FanRow, FanTable, Scope
@@ -204,4 +206,4 @@ TABLE = FanTable("points", (
     FanRow(F.TWO_FIVE_EIGHT_PAIR, "Two-Five-Eight Pair", "二五八将", 1, scope=_HAND),
 ), Fan)
 FANS: tuple[FanDef, ...] = TABLE.defs
-BY_ZH: dict[str, FanDef] = {f.name_zh: f for f in FANS}
+BY_ZH: Mapping[str, FanDef] = MappingProxyType({f.name_zh: f for f in FANS})

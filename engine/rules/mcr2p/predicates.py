@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
+from engine.registry import REGISTRY
 from engine.rules.mcr2p.facts import Facts
 from engine.rules.mcr2p.fans import TABLE, F
 from engine.rules.model import Occurrence, Predicates, Showing
@@ -443,3 +444,6 @@ def self_drawn(f: Facts) -> list[Occurrence]:
 @fan(F.TWO_FIVE_EIGHT_PAIR)
 def two_five_eight_pair(f: Facts) -> list[Occurrence]:
     return group((f.pair,), is_two_five_eight_pair(f))  # type: ignore[arg-type]
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("mcr2p.predicates", NONE=NONE)

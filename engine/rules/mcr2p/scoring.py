@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from engine.errors import MissingWinningTileError
 from engine.hand import Hand, WinContext, Wind
+from engine.registry import REGISTRY
 from engine.results import Evaluation, FanHit, Scoring
 from engine.rules.mcr.payments import two_player
 from engine.rules.mcr2p.facts import Facts, waiting_tiles
@@ -92,3 +93,6 @@ def score(hand: Hand, context: WinContext, options: TwoPlayerOptions | None = No
     # Best first: highest total; ties keep engine.shapes' decomposition order.
     ranked = [s for _, s in sorted(enumerate(scored), key=lambda p: (-p[1].total, p[0]))]
     return Evaluation(True, ranked[0], tuple(ranked[1:]))
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("mcr2p.scoring", _ORDER=_ORDER)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import IntEnum
 
+from engine.registry import REGISTRY
 from engine.rules.model import FanRow, FanTable, Scope
 from engine.rules.sichuan.facts import Facts, bloom_as_discard
 from engine.rules.sichuan.options import SelfDraw
@@ -261,3 +262,6 @@ CHENGDU_ROWS: tuple[Entry, ...] = (
 # The whole catalogue (ListFans lists both variants' rows), and each variant's rows.
 TABLE = FanTable("fan", {row.id: row for row, _ in MIL_ROWS + CHENGDU_ROWS}.values(), Fan)
 FIND: dict[int, Find] = {int(row.id): find for row, find in MIL_ROWS + CHENGDU_ROWS}
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("sichuan.fans", NONE=NONE, WHOLE=WHOLE, FIND=FIND)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from types import MappingProxyType
 from typing import ClassVar
 
 from engine.errors import BadOptionError
@@ -13,7 +14,8 @@ from engine.rules.sichuan.round_options import RoundOptions
 
 # Caps a room may set: 3 (x8) up to 8 (x256, the Chengdu sheet's dearest hand, 清十八罗汉).
 FAN_CAPS = (3, 4, 5, 6, 7, 8)
-_SUIT_LETTERS = {"m": Suit.CHARACTERS, "p": Suit.DOTS, "s": Suit.BAMBOO}  # the tile notation's suit letters
+# the tile notation's suit letters
+_SUIT_LETTERS = MappingProxyType({"m": Suit.CHARACTERS, "p": Suit.DOTS, "s": Suit.BAMBOO})
 
 
 class Variant(IntEnum):
@@ -34,7 +36,7 @@ class KongBloomPayer(IntEnum):
 
 # The cap each sheet plays: MIL 4 (dcmshi/sichuan-mahjong's default, x16); Chengdu 6, the x64 its
 # 血战到底 page names as the cap (查花猪: "花猪赔给非花猪玩家封顶倍数（x64）").
-DEFAULT_CAPS = {Variant.MIL: 4, Variant.CHENGDU: 6}
+DEFAULT_CAPS = MappingProxyType({Variant.MIL: 4, Variant.CHENGDU: 6})
 
 
 class SelfDraw(IntEnum):

@@ -23,6 +23,7 @@ discard is paid by the feeder alone, the value as on a discard.
 from __future__ import annotations
 
 from engine.hand import ClaimedFrom, PriorKong, Wind
+from engine.registry import REGISTRY
 
 SEATS = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
 _OFFSET = {ClaimedFrom.LEFT: 3, ClaimedFrom.ACROSS: 2, ClaimedFrom.RIGHT: 1}
@@ -95,3 +96,6 @@ def win_payments(
         for payer, amount in paid.items():
             pay(kong_declarer, winner if kong_to_winner else payer, amount)
     return tuple((s, delta[s]) for s in SEATS)
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("sichuan.payments", _OFFSET=_OFFSET)

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from engine import analysis
 from engine.errors import BadMeldError, TileCountError
 from engine.hand import ClaimedFrom, Hand, Suit, WinContext, make_hand
+from engine.registry import REGISTRY
 from engine.results import Analysis, DiscardOption, TileCount
 from engine.rules.sichuan.facts import SUITED
 from engine.rules.sichuan.options import SichuanOptions
@@ -271,3 +272,6 @@ def analyze(hand: Hand, visible: Sequence[int], opts: SichuanOptions) -> Analysi
     best = -1 if complete else min(o.shanten for o in options)
     by_shape = tuple((kind, max(best, min(dict(shapes)[kind] for _, shapes, _, _ in rows))) for kind, _ in rows[0][1])
     return Analysis(best, by_shape, discards=tuple(options))
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("sichuan.ready", _KINDS_OF=_KINDS_OF)

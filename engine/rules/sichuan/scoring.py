@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.errors import BadContextError, BadMeldError, BadOptionError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, MeldKind, PriorKong, Suit, WinContext, Wind
+from engine.registry import REGISTRY
 from engine.results import Evaluation, FanHit, Scoring
 from engine.rules.principles import Principles
 from engine.rules.sichuan import payments
@@ -211,3 +212,6 @@ def check_context(hand: Hand, ctx: WinContext, opts: SichuanOptions) -> None:
         if ctx.last_wall_tile or ctx.replacement_tile or ctx.after_kong_discard or ctx.robbing_kong:
             raise ContradictoryContextError(f"{first_turn}: a first-turn win is not on the last tile or "
                                             "after a kong", first_turn)
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("sichuan.scoring", _SUIT_NAMES=_SUIT_NAMES, _ROWS=_ROWS, _PRINCIPLES=_PRINCIPLES, _ORDER=_ORDER)
