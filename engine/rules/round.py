@@ -32,11 +32,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from engine import api, rules
+from engine import api
 from engine.errors import EngineError
 from engine.hand import ClaimedFrom, Flower, Hand, Meld, MeldKind, Suit, WinContext, Wind, make_hand, make_meld
 from engine.referee import IllegalEventError, nets_and_pot
 from engine.results import Scoring
+from engine.rules import catalog as rules
 from engine.tiles import NUM_FLOWERS, format_tile, is_honor, rank_of, suit_of
 
 # ---------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ declared before), the horses (买马: the tiles of the Win event's `horses`, dra
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from engine.hand import Wind
@@ -26,7 +27,7 @@ from engine.rules.round import Table
 from engine.rules.round_log import dealer_won_or_drawn, table_referee
 from engine.tiles import HONORS, NUM_KINDS
 
-KONG_MONEY = {"concealed": 2, "added": 1, "added_later": 1}  # from each other player, in base points
+KONG_MONEY = MappingProxyType({"concealed": 2, "added": 1, "added_later": 1})  # from each other player, base points
 
 
 @dataclass

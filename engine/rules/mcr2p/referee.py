@@ -11,7 +11,8 @@ declaration (报听, 天听) has no event in the log, so it is never scored. A d
 from __future__ import annotations
 
 from engine.hand import Wind
-from engine.rules.mcr2p import TILE_KINDS, TwoPlayerOptions
+from engine.rules.mcr2p.facts import TILE_KINDS
+from engine.rules.mcr2p.options import TwoPlayerOptions
 from engine.rules.round import Table
 from engine.rules.round_log import table_referee
 

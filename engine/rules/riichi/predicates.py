@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.registry import REGISTRY
 from engine.rules.riichi.facts import (
     ALL_OUTSIDE,
     ALL_TERMINAL,
@@ -367,3 +368,7 @@ def shousuushii(f: Facts) -> bool:
 @yaku(Yaku.DAISUUSHII, WIND_PUNGS_3 | PUNGS_4)
 def daisuushii(f: Facts) -> bool:
     return _wind_pungs(f) == 4
+
+
+# Built at import (one entry per yaku) and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("riichi.predicates", RULES=RULES, NEEDS=NEEDS)

@@ -14,6 +14,7 @@ from typing import Final
 
 from engine.errors import ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, MeldKind, WinContext
+from engine.registry import REGISTRY
 from engine.results import Evaluation, FanDef, FanHit, Scoring
 from engine.rules.model import Scope
 from engine.rules.principles import Principles
@@ -368,3 +369,11 @@ def _check_liable(ctx: WinContext, best: Scoring | None) -> None:
     if best is None or not any(h.fan.id in _LIABLE for h in best.fans):
         raise ContradictoryContextError("liable: pao is for big three dragons or big four winds, and this hand "
                                         "is not scored with either", "liable")
+
+
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("riichi.scoring", _ORDER=_ORDER, _RULES_FOR=_RULES_FOR, _DEFS=_DEFS, _OPEN_DEFS=_OPEN_DEFS,
+                _SINGLE_DEFS=_SINGLE_DEFS, _NEXT_OF=_NEXT_OF, _NEXT=_NEXT, _NEXT_3=_NEXT_3, _LIABLE=_LIABLE,
+                _CLOSED_VALUE=_CLOSED_VALUE, _OPEN_VALUE=_OPEN_VALUE, _LIMIT=_LIMIT, _NO_SETS=_NO_SETS,
+                _HIT=_HIT, _OPEN_HIT=_OPEN_HIT, _DORA_HITS=_DORA_HITS, _COUNTED=_COUNTED, _IDS=_IDS,
+                _TIED=_TIED, _BYTE_BITS=_BYTE_BITS)
