@@ -290,7 +290,7 @@ def _suit_status(key: tuple[int, ...], honors: bool) -> int | None:
         v = COMPLETE_SUITS.get(key)  # type: ignore[arg-type]
         return None if v is None else v // 2
     n = sum(key)
-    if n % 3 == 1 or not suit_splits(key):  # type: ignore[arg-type]
+    if n % 3 == 1 or not suit_splits(key):
         return None
     return n % 3 // 2
 

@@ -35,7 +35,7 @@ from functools import cache
 from itertools import combinations as _subsets
 from itertools import combinations_with_replacement as _multisets
 from math import comb
-from typing import Final
+from typing import Any, Final
 
 from engine.errors import BadContextError, ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, WinContext
@@ -374,12 +374,12 @@ def rank(scored: list[Scoring]) -> list[Scoring]:
        Pure Triple Chow or Triple Pung (or any, when the hand is also seven pairs) is preferred,
        the later such one first.
     """
-    groups: dict[tuple, list[Scoring]] = {}
+    groups: dict[tuple[Any, ...], list[Scoring]] = {}
     for s in scored:
         d = s.decomposition
         key = (d.kind != ShapeKind.STANDARD, d.kind, _division_key(d))  # the kind compares as its value
         groups.setdefault(key, []).append(s)
-    heads: list[tuple[tuple, Scoring, list[Scoring]]] = []
+    heads: list[tuple[tuple[Any, ...], Scoring, list[Scoring]]] = []
     for group, members in groups.items():
         if len(members) > 1:
             members.sort(key=_placement_key)
@@ -388,7 +388,7 @@ def rank(scored: list[Scoring]) -> list[Scoring]:
     position = {k: n for n, k in enumerate(standard)}
     seven_pairs = any(s.decomposition.kind == ShapeKind.SEVEN_PAIRS for s in scored)
 
-    def order(item: tuple[tuple, Scoring, list[Scoring]]) -> tuple:
+    def order(item: tuple[tuple[Any, ...], Scoring, list[Scoring]]) -> tuple[Any, ...]:
         k, best, _ = item
         kind = best.decomposition.kind
         if kind == ShapeKind.SEVEN_PAIRS:

@@ -35,7 +35,7 @@ _SITUATIONAL = frozenset(int(row.id) for row in TABLE.rows if row.scope is Scope
 
 def _dedupe(f: Facts, occs: list[Occurrence]) -> list[Occurrence]:
     """Non-identical principle: the same fan on sets of the same content counts once."""
-    seen: set[tuple] = set()
+    seen: set[tuple[object, ...]] = set()
     out = []
     for o in occs:
         key = (tuple(sorted((f.sets[i].kind, f.sets[i].first) for i in o)), shown_tiles(o))

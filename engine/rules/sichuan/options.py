@@ -78,7 +78,8 @@ class SichuanOptions(RoundOptions):  # the round's options (referee) are its bas
             raise BadOptionError("options.sichuan.call_transfer: expected true, false or unset",
                                  "options.sichuan.call_transfer")
         if self.void_suit is not None:
-            suit = _SUIT_LETTERS.get(self.void_suit) if type(self.void_suit) is str else self.void_suit
+            given: object = self.void_suit  # as the client sent it, before it is known to be a Suit
+            suit = _SUIT_LETTERS.get(given) if isinstance(given, str) else given
             if type(suit) is bool or suit not in (0, 1, 2):
                 raise BadOptionError(f"options.sichuan.void_suit: {self.void_suit!r} is not a suit (m, p or s)",
                                      "options.sichuan.void_suit")

@@ -200,6 +200,9 @@ class Round:
         """A seat as the log names it: its wind."""
         return "nobody" if seat is None else self.wind(seat).name.title()
 
+    def over(self) -> bool:
+        return self.phase == Phase.OVER
+
     def fail(self, message: str) -> IllegalEventError:
         return IllegalEventError(self.index, message)
 
@@ -553,7 +556,7 @@ class Round:
         self.record_win(winner, None, win_tile, value, fan, ctx)
         s.counts[win_tile] -= 1
         s.out = True
-        if self.phase != Phase.OVER:
+        if not self.over():  # the win may have ended the round
             self.phase, self.turn = Phase.DRAW, self.next_in(winner)
 
     def discard_win(self, winner: int, win_tile: int, discarder: int | None) -> None:
