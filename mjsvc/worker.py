@@ -15,6 +15,7 @@ import asyncio
 import importlib
 import logging
 import os
+import re
 import signal
 from multiprocessing.connection import Connection
 from typing import Any
@@ -221,12 +222,14 @@ class EndedCallFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        if type(exc).__name__ == "ExecuteBatchError":
-            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
-            record.msg, record.args, record.exc_info, record.exc_text = (
-                "an answer not sent: the call had ended (deadline passed or cancelled) [%s]", (record.getMessage(),),
-                None, None)
-        return True
+        if type(exc).__name__ != "ExecuteBatchError":
+            return True
+        method = re.search(r"\[(/[^\]]*)\]", record.getMessage())
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        record.msg, record.args, record.exc_info, record.exc_text = (
+            "%s: an answer not sent, the call had ended (deadline passed or cancelled)",
+            (method.group(1) if method else "a call",), None, None)
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)  # shown only at --log-level DEBUG
 
 
 def main(cfg: ServeConfig, index: int, ready: Connection | None = None, supervisor: int | None = None) -> None:
