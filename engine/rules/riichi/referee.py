@@ -831,10 +831,16 @@ class Table:
         assert best is not None
         return best
 
-    def furiten(self, seat: int) -> bool:
-        """The open discard (robbed kong) completes `seat`'s shape, and `seat` may not ron."""
+    def ron_status(self, seat: int) -> tuple[bool, bool]:
+        """(may win on the open discard or robbed kong now, is in furiten for it): `can_win` and `furiten`
+        from one look at the seat's hand."""
         sit = self.win_situation(seat)
-        return sit is not None and sit[2] is not None and not self.may_ron(seat)
+        if sit is None:
+            return False, False
+        hand, ctx, discarder = sit
+        if discarder is not None and not self.may_ron(seat):
+            return False, True
+        return self.best_evaluation(hand, ctx).is_win, False
 
     def can_add_ron(self, ev: Win) -> bool:
         return (not ev.self_drawn and len(self.wins) < self.opts.max_ron and bool(self.wins)
@@ -938,10 +944,11 @@ class Table:
             for seat in range(SEATS):
                 if seat == owner:
                     continue
-                if self.can_win(seat):
+                wins, fur = self.ron_status(seat)
+                if wins:
                     out.append(SeatActions(Wind(seat), (Action(ActionKind.WIN_DISCARD, (self.rob[1],)),
                                                         Action(ActionKind.PASS))))
-                elif self.furiten(seat):
+                elif fur:
                     out.append(SeatActions(Wind(seat), (), furiten=True))
             out.append(SeatActions(Wind(owner), (Action(ActionKind.DRAW),)))
             return tuple(sorted(out, key=lambda a: a.seat))
@@ -954,7 +961,8 @@ class Table:
             if seat == discarder:
                 continue
             acts: list[Action] = []
-            if self.can_win(seat):
+            wins, fur = self.ron_status(seat)
+            if wins:
                 acts.append(Action(ActionKind.WIN_DISCARD, (tile,)))
             chows, pung, kong = self.claims(seat)
             if kong:
@@ -967,7 +975,6 @@ class Table:
                 acts.append(Action(ActionKind.PASS))
             if seat == nxt:
                 acts.append(Action(ActionKind.DRAW) if pending is None else Action(ActionKind.DRAWN_GAME))
-            fur = self.furiten(seat)
             if acts or fur:
                 out.append(SeatActions(Wind(seat), tuple(acts), furiten=fur))
         return tuple(out)
