@@ -1,10 +1,14 @@
-"""`make loadtest`: 200 simulated tables against a fresh `mjsvc serve`, closed loop then an offered load.
+"""`make loadtest`: 200 simulated tables against fresh `mjsvc serve` processes: the closed-loop capacity of one,
+then a second offered half of that, with the bare gRPC floor's capacity in the same run for scale.
 
 Phases (durations and rate by flags):
-  1. warm-up, a few seconds at a low rate, not reported (fills the workers' tables and caches);
-  2. closed loop over Play streams: every table sends its next request as soon as it has the answer,
-     which finds the most this machine does with the client and server sharing its cores;
-  3. open loop over Play streams at an offered rate (default 3,000 calls/s in all).
+  1. a fresh server, warmed up a few seconds at a low rate (not reported: fills its tables and caches), then
+     the closed loop over Play streams: every table sends its next request as soon as it has the answer,
+     which finds the most this machine does with the client and server sharing its cores (the capacity,
+     also given per server core: messages/s divided by the server's CPU cores used);
+  2. a second fresh server, warmed up alike, offered half that capacity (or --rate) as an open loop;
+  3. the floor: a bare grpc.aio server answering stored bytes (bench.service_cost), 16 closed-loop streams,
+     its messages/s and messages per server core.
 
 Writes bench/results/loadtest-closed.json, loadtest-open.json, loadtest-summary.json, a Markdown table
 loadtest.md and the plot bench/results/loadtest.png (throughput, latency percentiles and CPU per second).
@@ -107,17 +111,26 @@ def _cache_counts(server: ServerProcess) -> tuple[float, float]:
             scrape_value(server.metrics_url, "mjsvc_cache_misses_total") or 0.0)
 
 
-def service_benchmark_ceiling(path: Path) -> dict[str, Any] | None:
-    """Stream throughput of the service benchmark (bench.server_overhead), if it has been run: the
-    no-op server is the bare-gRPC ceiling on this machine."""
+def floor_capacity(seconds: float) -> dict[str, Any]:
+    """The bare gRPC floor in the same run, for scale: a plain grpc.aio server answering the same bytes with
+    the same bytes (bench.service_cost's floor, one process), driven by 16 closed-loop Play streams of
+    bench.service_cost's raw-bytes client with the MCR Evaluate of the README."""
+    from bench import service_cost
+    from mjsvc.service import Service
+
+    method, req = service_cost.requests()["evaluate"]
+    play = service_cost.play_request("evaluate", method, req)
+    raw = play.SerializeToString()
+    srv = service_cost.FloorServer({raw: Service().play_bytes(play)})
     try:
-        data = json.loads(path.read_text())
-        med = data["throughput_median"]
-        return {"source": str(path.relative_to(path.parent.parent.parent)), "unit": data["units"]["stream"],
-                "noop_stream": med["noop"]["stream"], "engine_stream": med["engine"]["stream"],
-                "engine_cold_stream": med.get("engine_cold", {}).get("stream")}
-    except (OSError, KeyError, ValueError, TypeError):
-        return None
+        got = service_cost.measure(srv.address, srv.pid, "play", method, raw, 1.0, seconds)
+    finally:
+        srv.close()
+    per_core = 1e6 / got["server_us_per_message"]
+    print(f"== floor: {got['messages_per_s']:,.0f} messages/s, {per_core:,.0f} per server core", file=sys.stderr)
+    return {"messages_per_s": got["messages_per_s"], "server_us_per_message": got["server_us_per_message"],
+            "messages_per_server_core_s": round(per_core), "streams": service_cost.STREAMS,
+            "server": "bare grpc.aio on uvloop, one process (bench.service_cost)"}
 
 
 def run_phase(server: ServerProcess, name: str, cfg: loadgen.Config) -> dict[str, Any]:
@@ -217,13 +230,16 @@ def markdown(summary: dict[str, Any]) -> str:
     lines = [f"{m['cores']} cores, Python {m['python']}, {m['server_workers']} server workers, "
              f"{next(iter(summary['phases'].values()))['tables']} tables over Play streams; the load generator "
              "runs on the same machine.", "", *rows]
-    ceiling = summary.get("service_benchmark")
-    if ceiling:
-        lines += ["", f"Service benchmark on this machine ({ceiling['source']}): no-op server "
-                  f"{ceiling['noop_stream']:,.0f} {ceiling['unit']} over streams (the bare-gRPC ceiling), real engine "
-                  f"{ceiling['engine_stream']:,.0f} with its repeating request mix"
-                  + (f", {ceiling['engine_cold_stream']:,.0f} with the cache off" if ceiling.get("engine_cold_stream")
-                     else "") + "."]
+    cap, floor = summary.get("capacity"), summary.get("floor")
+    if cap:
+        lines += ["", f"Capacity (closed loop, a fresh server): {cap['messages_per_s']:,.0f} messages/s on "
+                  f"{cap['server_cores']:.2f} server cores, **{cap['messages_per_server_core_s']:,} messages/s per "
+                  f"server core**; the open phase offered a second fresh server half of that "
+                  f"({cap['open_phase_offered']:,.0f}/s)."]
+    if floor:
+        lines += ["", f"The bare gRPC floor in the same run ({floor['server']}, {floor['streams']} closed-loop "
+                  f"Play streams, one request answered with stored bytes): {floor['messages_per_s']:,.0f} "
+                  f"messages/s, {floor['messages_per_server_core_s']:,} per server core."]
     return "\n".join(lines) + "\n"
 
 
@@ -235,7 +251,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warmup-seconds", type=float, default=5.0)
     ap.add_argument("--closed-seconds", type=float, default=60.0)
     ap.add_argument("--open-seconds", type=float, default=60.0)
-    ap.add_argument("--rate", type=float, default=3000.0, help="offered calls/s in the open-loop phase")
+    ap.add_argument("--rate", type=float, default=0.0,
+                    help="offered calls/s in the open-loop phase (0: half the closed loop's capacity)")
+    ap.add_argument("--floor-seconds", type=float, default=10.0,
+                    help="seconds of the bare gRPC floor's closed loop, for scale (0: none)")
     ap.add_argument("--mode", choices=("stream", "unary"), default="stream")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=RESULTS)
@@ -245,19 +264,29 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     base = dict(tables=args.tables, connections=args.connections, mode=args.mode, progress=True, settle=1.0)
     phases: list[tuple[str, dict[str, Any]]] = []
-    with local_server(workers=workers) as server:
+
+    def warm(server: ServerProcess) -> None:
         print(f"server log: {server.log_path}", file=sys.stderr)
         if args.warmup_seconds > 0:
             loadgen.run_config(loadgen.Config(target=server.target, duration=args.warmup_seconds, rate=500.0,
                                               seed=args.seed + 1000, **{**base, "progress": False}))
-        if args.closed_seconds > 0:
+
+    capacity = 0.0
+    if args.closed_seconds > 0:
+        with local_server(workers=workers) as server:  # a fresh server: its closed-loop capacity
+            warm(server)
             phases.append(("closed loop", run_phase(server, "closed loop", loadgen.Config(
                 target=server.target, duration=args.closed_seconds, seed=args.seed, **base))))
-        if args.open_seconds > 0:
-            phases.append((f"offered {args.rate:g}/s", run_phase(server, "open loop", loadgen.Config(
-                target=server.target, duration=args.open_seconds, rate=args.rate, seed=args.seed + 1, **base))))
+            capacity = phases[-1][1]["rps"]
+    rate = args.rate or capacity / 2
+    if args.open_seconds > 0 and rate > 0:
+        with local_server(workers=workers) as server:  # a second fresh server, offered half of that
+            warm(server)
+            phases.append(("offered", run_phase(server, "open loop", loadgen.Config(
+                target=server.target, duration=args.open_seconds, rate=rate, seed=args.seed + 1, **base))))
+    floor = floor_capacity(args.floor_seconds) if args.floor_seconds > 0 else None
 
-    names = {"closed loop": "closed", f"offered {args.rate:g}/s": "open"}
+    names = {"closed loop": "closed", "offered": "open"}
     for name, rep in phases:
         (args.out / f"loadtest-{names[name]}.json").write_text(json.dumps(rep, indent=1) + "\n")
     summary = {
@@ -268,9 +297,16 @@ def main(argv: list[str] | None = None) -> int:
                    | {"duration_s": rep["duration_s"], "tables": rep["config"]["tables"]}
                    for name, rep in phases},
     }
-    ceiling = service_benchmark_ceiling(RESULTS / "server_overhead.json")
-    if ceiling:
-        summary["service_benchmark"] = ceiling
+    closed = dict(phases).get("closed loop")
+    if closed is not None:
+        summary["capacity"] = {
+            "messages_per_s": closed["rps"],
+            "server_cores": closed["cpu"]["server_cores"],
+            "messages_per_server_core_s": round(closed["rps"] / max(closed["cpu"]["server_cores"], 1e-9)),
+            "open_phase_offered": round(rate, 1),
+        }
+    if floor is not None:
+        summary["floor"] = floor
     (args.out / "loadtest-summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     (args.out / "loadtest.md").write_text(markdown(summary))
     if phases:

@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -78,12 +79,24 @@ def play_request(case: str, method: str, req: Any) -> pb.PlayRequest:
 # The floor server: the same bytes in, the same bytes out, nothing else
 
 
-async def _floor_serve(port: int, answers: dict[bytes, bytes]) -> None:
+async def _floor_serve(port: int, answers: dict[bytes, bytes], spin_us: float = 0.0) -> None:
+    spin = spin_us / 1e6
+    clock = time.perf_counter
+
+    def work() -> None:  # the calibration's stand-in for our code: `spin_us` of busy Python per message
+        until = clock() + spin
+        while clock() < until:
+            pass
+
     async def unary(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        if spin:
+            work()
         return answers[request]
 
     async def play(requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> AsyncIterator[bytes]:
         async for message in requests:
+            if spin:
+                work()
             yield answers[message]
 
     server = grpc.aio.server()
@@ -107,14 +120,15 @@ def _run(coro: Coroutine[Any, Any, Any]) -> Any:
 
 
 class FloorServer:
-    def __init__(self, answers: dict[bytes, bytes]) -> None:
+    def __init__(self, answers: dict[bytes, bytes], spin_us: float = 0.0) -> None:
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
         fd, self._file = tempfile.mkstemp(suffix=".json")
         with os.fdopen(fd, "w") as f:
             json.dump({k.hex(): v.hex() for k, v in answers.items()}, f)
         self.proc = subprocess.Popen([sys.executable, "-m", "bench.service_cost", "--serve-floor", str(self.port),
-                                      self._file], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+                                      self._file, "--spin", str(spin_us)],
+                                     stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
         assert self.proc.stdout is not None and self.proc.stdout.readline().strip() == "serving"
 
     @property
@@ -131,19 +145,29 @@ class FloorServer:
 # The client: closed loops, bytes in and out (the client's own protobuf work kept out of its share)
 
 
-async def _drive(address: str, shape: str, method: str, raw: bytes, warmup: float, duration: float
-                 ) -> tuple[int, float, float]:
-    """Messages answered in the measured window, its wall seconds, and the server CPU it took (set by caller)."""
+async def _drive(address: str, shape: str, method: str, raw: bytes, warmup: float, duration: float,
+                 rate: float = 0.0) -> tuple[int, float, float]:
+    """Messages answered in the measured window, its wall seconds, and the server CPU it took (set by caller).
+    `rate` (Play only): messages/s in all, each stream sending its next message at its own fixed interval
+    (or at once when the answer came later), instead of as soon as the last answer came."""
     async with grpc.aio.insecure_channel(address) as channel:
         counter = [0]
         stop = asyncio.Event()
         if shape == "play":
             call_play = channel.stream_stream(f"/{SERVICE}/Play", request_serializer=_same,
                                               response_deserializer=_same)
+            interval = STREAMS / rate if rate else 0.0
 
             async def loop() -> None:
                 call = call_play()
+                clock = asyncio.get_running_loop().time
+                due = clock() + interval * random.random()
                 while not stop.is_set():
+                    if interval:
+                        wait = due - clock()
+                        if wait > 0:
+                            await asyncio.sleep(wait)
+                        due += interval
                     await call.write(raw)
                     await call.read()
                     counter[0] += 1
@@ -168,14 +192,14 @@ async def _drive(address: str, shape: str, method: str, raw: bytes, warmup: floa
         return c1 - c0, t1 - t0, 0.0
 
 
-def measure(address: str, pid: int, shape: str, method: str, raw: bytes, warmup: float, duration: float
-            ) -> dict[str, float]:
+def measure(address: str, pid: int, shape: str, method: str, raw: bytes, warmup: float, duration: float,
+            rate: float = 0.0) -> dict[str, float]:
     """Server CPU µs per message (whole process tree) and messages/s, over the measured window only."""
     cpu: list[float] = []
 
     async def run() -> tuple[int, float, float]:
         async def window() -> tuple[int, float, float]:
-            return await _drive(address, shape, method, raw, warmup, duration)
+            return await _drive(address, shape, method, raw, warmup, duration, rate)
 
         task = asyncio.create_task(window())
         await asyncio.sleep(warmup)
@@ -440,10 +464,26 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     common = ("--stream-rate", "0", "--log-level", "WARNING")
     servers: dict[str, Any] = {}
     rounds: dict[str, dict[str, list[dict[str, float]]]] = {f"{c} {s}": {} for c, s, _, _ in cases}
+    paced = f"evaluate play paced {args.paced_rate:g}/s"
+    if args.paced_rate and (not args.only or "evaluate" in args.only):
+        rounds[paced] = {}
+    calibration: dict[float, list[dict[str, float]]] = {spin: [] for spin in args.spins}
+    floors: dict[float, FloorServer] = {}
+    eval_play = next(raw for case, shape, _, raw in cases if (case, shape) == ("evaluate", "play"))
+
+    def one(r: int, label: str, name: str, srv: Any, shape: str, method: str, raw: bytes,
+            rate: float = 0.0) -> dict[str, float]:
+        pid = srv.pid if isinstance(srv, FloorServer) else srv.proc.pid
+        got = measure(srv.address, pid, shape, method, raw, args.warmup, args.duration, rate)
+        print(f"round {r + 1} {label:<28} {name:<10} {got['server_us_per_message']:>8.1f} µs/msg "
+              f"{got['messages_per_s']:>8.0f}/s", file=sys.stderr, flush=True)
+        return got
+
     try:
         servers["floor"] = FloorServer(answers)
         servers["hit"] = ServerProcess(*common, workers=1)
         servers["engine"] = ServerProcess(*common, "--cache-size", "0", workers=1)
+        floors = {spin: FloorServer(answers, spin) for spin in args.spins}
         for srv in servers.values():
             if isinstance(srv, ServerProcess):
                 srv.wait_ready()
@@ -452,19 +492,25 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 if args.only and case not in args.only:
                     continue
                 for name, srv in servers.items():
-                    pid = srv.pid if isinstance(srv, FloorServer) else srv.proc.pid
-                    got = measure(srv.address, pid, shape, method, raw, args.warmup, args.duration)
+                    got = one(r, f"{case} {shape}", name, srv, shape, method, raw)
                     rounds[f"{case} {shape}"].setdefault(name, []).append(got)
-                    print(f"round {r + 1} {case:<10} {shape:<6} {name:<7} {got['server_us_per_message']:>8.1f} µs/msg "
-                          f"{got['messages_per_s']:>8.0f}/s", file=sys.stderr, flush=True)
+            if paced in rounds:
+                for name, srv in servers.items():
+                    got = one(r, paced, name, srv, "play", "Evaluate", eval_play, args.paced_rate)
+                    rounds[paced].setdefault(name, []).append(got)
+            for spin, srv in floors.items():
+                calibration[spin].append(one(r, "evaluate play", f"floor+{spin:g}µs", srv, "play", "Evaluate",
+                                             eval_play))
     finally:
-        for srv in servers.values():
+        for srv in [*servers.values(), *floors.values()]:
             srv.close()
     table: dict[str, dict[str, Any]] = {}
     for label, by_server in rounds.items():
         if not by_server:
             continue
         case = label.split()[0]
+        if len(by_server.get("floor", ())) != len(by_server.get("engine", ())):
+            continue
         med = {name: statistics.median(x["server_us_per_message"] for x in v) for name, v in by_server.items()}
         per_round = [{name: by_server[name][i]["server_us_per_message"] for name in by_server}
                      for i in range(len(by_server["floor"]))]
@@ -480,13 +526,29 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "engine_minus_floor_over_engine_alone_range": [round(min(engine_over), 2), round(max(engine_over), 2)],
             "rounds": per_round,
         }
+    # The calibration: the floor plus a known amount of busy Python per message, in the same rounds as the
+    # floor of "evaluate play". How much server CPU a few µs of work per message add in this closed loop.
+    calib: dict[str, Any] = {}
+    base = rounds.get("evaluate play", {}).get("floor", [])
+    for spin, runs in calibration.items():
+        if not runs or len(runs) != len(base):
+            continue
+        added = [g["server_us_per_message"] - b["server_us_per_message"] for g, b in zip(runs, base, strict=True)]
+        calib[f"{spin:g}"] = {
+            "spin_us": spin,
+            "server_us": round(statistics.median(g["server_us_per_message"] for g in runs), 1),
+            "messages_per_s": round(statistics.median(g["messages_per_s"] for g in runs)),
+            "added_us": round(statistics.median(added), 1),
+            "added_over_spin": round(statistics.median(added) / spin, 2),
+        }
     from engine import pure_python_requested
 
     return {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "engine": "pure Python (MJSVC_PURE_PYTHON=1)" if pure_python_requested() else "as built (compiled if so)",
             "workers": 1, "concurrent_streams_or_calls": STREAMS, "duration_s": args.duration,
             "rounds": args.rounds, "cpus": os.cpu_count(), "load_average": os.getloadavg(),
-            "per_message": table, "engine_alone_us": alone, "stages_us": stage_table}
+            "paced_rate": args.paced_rate, "per_message": table, "calibration": calib,
+            "engine_alone_us": alone, "stages_us": stage_table}
 
 
 def print_report(rep: dict[str, Any]) -> None:
@@ -500,6 +562,11 @@ def print_report(rep: dict[str, Any]) -> None:
         print(f"{label:<18}{row['floor_us']:>8}{row['hit_us']:>8}{row['engine_us']:>9}{row['engine_alone_us']:>8}  "
               f"{row['hit_over_floor']:<5} [{lo}-{hi}]".ljust(66) + f"{row['engine_minus_floor_over_engine_alone']} "
               f"[{elo}-{ehi}]")
+    if rep.get("calibration"):
+        print("\n# calibration: the floor plus busy Python per message (evaluate, Play, closed loop)")
+        for row in rep["calibration"].values():
+            print(f"  +{row['spin_us']:g} µs of work: {row['server_us']} µs/msg, {row['added_us']} µs more than the "
+                  f"floor ({row['added_over_spin']}x the work), {row['messages_per_s']}/s")
     print("\n# stages of one call, µs (best of 5)")
     for case, rows in rep["stages_us"].items():
         print(f"## {case}")
@@ -517,11 +584,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-stages", action="store_true", help="the servers only (no stage table)")
     p.add_argument("--out", type=Path, default=RESULTS / "service_cost.json")
     p.add_argument("--serve-floor", nargs=2, metavar=("PORT", "ANSWERS"), help=argparse.SUPPRESS)
+    p.add_argument("--spin", type=float, default=0.0, help=argparse.SUPPRESS)
+    p.add_argument("--paced-rate", type=float, default=2000.0,
+                   help="messages/s in all for the paced Play measurement (0: none)")
+    p.add_argument("--spins", type=float, nargs="*", default=[5.0, 10.0, 20.0],
+                   help="µs of busy work per message in the calibration floors (none: no calibration)")
     args = p.parse_args(argv)
     if args.serve_floor:
         stored = json.loads(Path(args.serve_floor[1]).read_text())
         answers = {bytes.fromhex(k): bytes.fromhex(v) for k, v in stored.items()}
-        _run(_floor_serve(int(args.serve_floor[0]), answers))
+        _run(_floor_serve(int(args.serve_floor[0]), answers, args.spin))
         return 0
     if args.stages_only:
         print(json.dumps(stages(), indent=1, ensure_ascii=False))

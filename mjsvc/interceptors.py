@@ -186,6 +186,7 @@ class MetricsInterceptor(_Wrapping):
             finally:
                 m.handled(code).inc()
                 m.seconds.observe(time.perf_counter() - t0)
+                metrics.flush()
 
         return handler._replace(unary_unary=unary)
 
@@ -196,6 +197,7 @@ class MetricsInterceptor(_Wrapping):
         async def counted(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
             async for r in requests:
                 m.received.inc()
+                metrics.flush_if_due(time.monotonic())
                 yield r
 
         async def stream(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
@@ -222,6 +224,7 @@ class MetricsInterceptor(_Wrapping):
                 metrics.open_streams.dec()
                 m.handled(code).inc()
                 m.seconds.observe(time.perf_counter() - t0)
+                metrics.flush()
 
         return handler._replace(stream_stream=stream)
 
@@ -435,6 +438,18 @@ class DeadlineInterceptor(_Wrapping):
 # ---------------------------------------------------------------------------------------------
 
 
+class IdleWatch:
+    """A Play stream's idle watchdog: when its last message came, whether it waits for the next one."""
+
+    __slots__ = ("last", "waiting", "expired", "timer")
+
+    def __init__(self, now: float) -> None:
+        self.last = now
+        self.waiting = False
+        self.expired = False
+        self.timer: asyncio.TimerHandle | None = None
+
+
 class CallInterceptor(DrainInterceptor):
     """The four above in one wrapper per method, in the same order (metrics, errors, draining, deadline) and
     with the same effects: what the server runs (`interceptors()`). Four nested async generators cost
@@ -488,6 +503,7 @@ class CallInterceptor(DrainInterceptor):
             finally:
                 m.handled(code).inc()
                 m.seconds.observe(time.perf_counter() - t0)
+                metrics.flush()
                 if span is not None:
                     Tracing.end(span, code)
 
@@ -531,26 +547,56 @@ class CallInterceptor(DrainInterceptor):
                                f"no message on this Play stream for {idle:g} s: closed, open a new one")
 
         async def counted(requests: AsyncIterator[Any], deadline: Deadline | None) -> AsyncIterator[Any]:
+            monotonic, flush_if_due, received = time.monotonic, metrics.flush_if_due, m.received
             if not idle:
                 async for r in requests:
-                    m.received.inc()
-                    if deadline is not None:
-                        deadline.check()
+                    received.inc()
+                    now = monotonic()
+                    flush_if_due(now)
+                    if deadline is not None and now >= deadline.at:
+                        raise Deadline.exceeded()
                     yield r
                 return
+            # The idle timeout: one watchdog timer per stream, not one per message (asyncio.timeout around
+            # every read would arm and cancel a timer each time). It cancels this task only while it waits
+            # for a message and the last one came `idle` seconds ago or more; otherwise it re-arms.
+            loop = asyncio.get_running_loop()
+            task = asyncio.current_task()
+            assert task is not None
+            state = IdleWatch(loop.time())
+
+            def watch() -> None:
+                due = state.last + idle
+                if state.waiting and loop.time() >= due:
+                    state.expired = True
+                    task.cancel()
+                else:
+                    state.timer = loop.call_at(max(due, loop.time() + idle / 8), watch)
+
+            state.timer = loop.call_at(state.last + idle, watch)
             it = requests.__aiter__()
-            while True:
-                try:
-                    async with asyncio.timeout(idle):  # in this task (wait_for's own task would change how
-                        r = await it.__anext__()       # a client's cancel reaches the call)
-                except StopAsyncIteration:
-                    return
-                except TimeoutError:
-                    raise CallError(idle_failure) from None
-                m.received.inc()
-                if deadline is not None:
-                    deadline.check()
-                yield r
+            try:
+                while True:
+                    state.waiting = True
+                    try:
+                        r = await it.__anext__()
+                    except StopAsyncIteration:
+                        return
+                    except asyncio.CancelledError:
+                        if state.expired and task.uncancel() == 0:
+                            raise CallError(idle_failure) from None
+                        raise
+                    state.waiting = False
+                    state.last = loop.time()
+                    received.inc()
+                    now = monotonic()
+                    flush_if_due(now)
+                    if deadline is not None and now >= deadline.at:
+                        raise Deadline.exceeded()
+                    yield r
+            finally:
+                if state.timer is not None:
+                    state.timer.cancel()
 
         async def stream(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             t0 = time.perf_counter()
@@ -599,6 +645,7 @@ class CallInterceptor(DrainInterceptor):
                 metrics.open_streams.dec()
                 m.handled(code).inc()
                 m.seconds.observe(time.perf_counter() - t0)
+                metrics.flush()
                 if span is not None:
                     Tracing.end(span, code)
 

@@ -97,16 +97,17 @@ class Service:
 
     def _answer(self, method: str, req: pb.EvaluateRequest | pb.AnalyzeRequest, field: str,
                 compute: Callable[[str, RuleSet], bytes]) -> bytes:
-        """The serialized answer to `req`: limits first, then the cache, then `compute` (given the
-        canonical rule set name and the rule set). `field` prefixes error paths (`requests[3].`) for nested
-        requests. The key is the whole request (rule set, hand, every context field, options, visible),
-        as protobuf parsed it."""
+        """The serialized answer to `req`: the cache, then limits, then `compute` (given the canonical rule
+        set name and the rule set). `field` prefixes error paths (`requests[3].`) for nested requests. The
+        key is the whole request (rule set, hand, every context field, options, visible), as protobuf parsed
+        it. A hit skips the limits: only answers are cached, and an answer was stored only after the same
+        parsed request (the same key) passed them; every other request is held to them before any work."""
         try:
-            limits.check(req, field)
             key = self.cache.key(method, req)
             answer = self.cache.get(key)
             if answer is not None:
                 return answer
+            limits.check(req, field)
             name, rs = canonical_rule_set(req.rule_set)
             t0 = time.perf_counter()
             answer = compute(name, rs)
@@ -268,7 +269,7 @@ class Service:
                 return pb.PlayResponse(id=rid, error=_EMPTY_PLAY.to_proto()).SerializeToString()
         except EngineError as err:
             return pb.PlayResponse(id=rid, error=Failure.from_engine(err).to_proto()).SerializeToString()
-        return (pb.PlayResponse(id=rid).SerializeToString() if rid else b"") + answer
+        return (wire.message_field(1, rid.encode()) if rid else b"") + answer  # the id, as protobuf writes it
 
     def play(self, req: pb.PlayRequest) -> pb.PlayResponse:
         return pb.PlayResponse.FromString(self.play_bytes(req))

@@ -147,6 +147,7 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None, supervis
         ready.close()
     housekeeping = asyncio.create_task(_watch_supervisor(stop, supervisor))
     gc_task = asyncio.create_task(gctune.keep_frozen(stop))
+    flush_task = asyncio.create_task(_flush_metrics(stop))
     # MJSVC_STALL_LOG=1 logs every event-loop stall over 4 ms with the collector's share (diagnosis).
     probe = gctune.StallProbe(log_stalls=True) if os.environ.get("MJSVC_STALL_LOG") else None
     probe_task = asyncio.create_task(probe.run(stop)) if probe is not None else None
@@ -155,11 +156,21 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None, supervis
     close_now = await drain_and_stop(server, health, drain, cfg.grace, index)
     housekeeping.cancel()
     gc_task.cancel()
+    flush_task.cancel()
+    metrics.flush()
     if probe_task is not None:
         probe_task.cancel()
     if close_now:
         logging.shutdown()
         os._exit(0)  # see drain_and_stop: the connections close with the process, nothing is cancelled
+
+
+async def _flush_metrics(stop: asyncio.Event) -> None:
+    """Write the counts held in memory (metrics.Tally) twice a second, so that a stream gone quiet is
+    counted too."""
+    while not stop.is_set():
+        await asyncio.sleep(5 * metrics.FLUSH_EVERY)
+        metrics.flush()
 
 
 async def drain_and_stop(server: grpc.aio.Server, health: HealthServicer, drain: DrainInterceptor, grace: float,
