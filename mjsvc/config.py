@@ -31,6 +31,7 @@ class ServeConfig:
     max_message_bytes: int = 4 * 1024 * 1024
     max_concurrent_streams: int = 1000
     max_concurrent_rpcs: int = 0
+    shed_above: float = 0.0
     max_batch: int = 1000
     stream_rate: float = 1000.0
     stream_burst: int = 0
@@ -72,7 +73,13 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
     ("max_concurrent_streams", "MJSVC_MAX_CONCURRENT_STREAMS",
      "HTTP/2 streams (calls) open at once per client connection"),
     ("max_concurrent_rpcs", "MJSVC_MAX_CONCURRENT_RPCS",
-     "calls in progress per worker before new ones get RESOURCE_EXHAUSTED (0: no limit)"),
+     "gRPC's own cap on calls in progress per worker, Play streams included, before new ones get "
+     "RESOURCE_EXHAUSTED (0: no cap); an open stream holds a slot, so prefer --max-streams for streams and "
+     "--shed-above for overload"),
+    ("shed_above", "MJSVC_SHED_ABOVE",
+     "busy fraction of a worker's event loop (0-1, e.g. 0.95) at or over which it refuses a growing share of "
+     "new unary calls at once with RESOURCE_EXHAUSTED (OVERLOADED), up to 90%, and a shrinking one below it "
+     "(0: never shed); Play messages are not shed"),
     ("max_batch", "MJSVC_MAX_BATCH", "most requests in one EvaluateBatch call (more: RESOURCE_EXHAUSTED)"),
     ("stream_rate", "MJSVC_STREAM_RATE",
      "messages per second allowed on one Play stream (0: no limit); excess messages are answered "
@@ -145,7 +152,7 @@ def check(cfg: ServeConfig) -> None:
     if bool(cfg.tls_cert) != bool(cfg.tls_key):
         raise SystemExit("TLS needs both --tls-cert and --tls-key")
     for name in ("port", "metrics_port", "workers", "cache_size", "cache_bytes", "max_concurrent_rpcs", "max_batch",
-                 "max_streams", "stream_idle_timeout"):
+                 "max_streams", "stream_idle_timeout", "shed_above"):
         if getattr(cfg, name) < 0:
             raise SystemExit(f"--{name.replace('_', '-')} must be >= 0")
     if cfg.port == 0:
@@ -154,6 +161,8 @@ def check(cfg: ServeConfig) -> None:
         raise SystemExit("--max-message-bytes and --max-concurrent-streams must be > 0")
     if cfg.stream_rate < 0 or cfg.grace < 0:
         raise SystemExit("--stream-rate and --grace must be >= 0")
+    if cfg.shed_above > 1:
+        raise SystemExit("--shed-above is a fraction of the time: at most 1")
     if cfg.max_connection_idle < 0:
         raise SystemExit("--max-connection-idle must be >= 0")
     if cfg.max_connection_age < 0 or cfg.max_connection_age_grace < 0:

@@ -27,6 +27,7 @@ UNKNOWN_METHOD = "UNKNOWN_METHOD"
 BATCH_TOO_LARGE = "BATCH_TOO_LARGE"
 RATE_LIMITED = "RATE_LIMITED"
 STREAM_LIMIT = "STREAM_LIMIT"  # a worker holds --max-streams Play streams already
+OVERLOADED = "OVERLOADED"  # the worker's loop is busy --shed-above of the time: a share of unary calls refused
 STREAM_IDLE = "STREAM_IDLE"  # a Play stream sent nothing for --stream-idle-timeout seconds: closed
 DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED"
 INTERNAL = "INTERNAL"

@@ -36,9 +36,10 @@ from google.protobuf.message import DecodeError, Message
 
 from engine.errors import EngineError
 from mjsvc import limits, metrics, wire
-from mjsvc.errors import INTERNAL, STREAM_IDLE, STREAM_LIMIT, UNAVAILABLE, CallError, Failure
+from mjsvc.errors import INTERNAL, OVERLOADED, STREAM_IDLE, STREAM_LIMIT, UNAVAILABLE, CallError, Failure
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.service import Deadline, bad_request
+from mjsvc.shedding import Overload
 from mjsvc.tracing import Tracing
 
 log = logging.getLogger("mjsvc.worker")
@@ -458,9 +459,11 @@ class CallInterceptor(DrainInterceptor):
     (tests/unit/test_interceptors.py runs the same calls through both)."""
 
     def __init__(self, body_limits: dict[str, int] | None = None, max_streams: int = 0,
-                 stream_idle: float = 0.0, tracing: Tracing | None = None) -> None:
+                 stream_idle: float = 0.0, tracing: Tracing | None = None,
+                 overload: Overload | None = None) -> None:
         super().__init__()
         self.tracing = tracing  # OpenTelemetry spans (mjsvc.tracing), when on
+        self.overload = overload  # a share of new unary calls refused while the worker is saturated (mjsvc.shedding)
         self._body_limits = body_limits or {}
         self.max_streams = max_streams  # Play streams open at once on this worker (0: no cap)
         self.stream_idle = stream_idle  # seconds a Play stream may send nothing before it is closed (0: never)
@@ -515,9 +518,14 @@ class CallInterceptor(DrainInterceptor):
 
     async def _admitted(self, behavior: Callable[[Any, Any], Awaitable[Any]], request: Any,
                         context: grpc.aio.ServicerContext) -> Any:
-        """Draining and deadline (DrainInterceptor, DeadlineInterceptor) around one unary call."""
+        """Draining, shedding and deadline (DrainInterceptor, mjsvc.shedding, DeadlineInterceptor) around one
+        unary call."""
         if self.draining:
             raise self._refused()
+        overload = self.overload
+        if overload is not None and overload.refuse():
+            metrics.shed_calls.inc()
+            raise CallError(Failure(grpc.StatusCode.RESOURCE_EXHAUSTED, OVERLOADED, overload.describe()))
         self.unary_in_progress += 1
         self.started += 1
         self._unary_idle.clear()
@@ -660,7 +668,9 @@ def chain(body_limits: dict[str, int] | None = None
 
 
 def interceptors(body_limits: dict[str, int] | None = None, max_streams: int = 0,
-                 stream_idle: float = 0.0, tracing: Tracing | None = None) -> tuple[CallInterceptor]:
+                 stream_idle: float = 0.0, tracing: Tracing | None = None,
+                 overload: Overload | None = None) -> tuple[CallInterceptor]:
     """What the server runs: one `CallInterceptor`; `body_limits`: method name -> the largest body parsed
-    (`mjsvc.limits.body_limits`); `max_streams`, `stream_idle`: the Play streams' cap and idle timeout."""
-    return (CallInterceptor(body_limits, max_streams, stream_idle, tracing),)
+    (`mjsvc.limits.body_limits`); `max_streams`, `stream_idle`: the Play streams' cap and idle timeout;
+    `overload`: the worker's load, by which a share of new unary calls is refused."""
+    return (CallInterceptor(body_limits, max_streams, stream_idle, tracing, overload),)

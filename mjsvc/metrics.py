@@ -58,6 +58,12 @@ cache_bytes = Gauge("mjsvc_cache_bytes", "Bytes (keys, answers and per-entry ove
                     "caches.", multiprocess_mode="livesum")
 cache_evictions = Counter("mjsvc_cache_evictions_total", "Entries evicted from the response caches to stay within "
                           "their entry and byte bounds.")
+worker_busy = Gauge("mjsvc_worker_busy_ratio", "Fraction of the last 0.1 s the busiest worker's event loop thread "
+                    "was on the CPU (with --shed-above: mjsvc.shedding).", multiprocess_mode="livemax")
+shed_share = Gauge("mjsvc_shed_share", "Share of new unary calls the most loaded worker refuses now (--shed-above).",
+                   multiprocess_mode="livemax")
+shed_calls = Counter("mjsvc_shed_calls_total", "Unary calls refused at once because their worker was saturated "
+                     "(--shed-above).")
 open_streams = Gauge("mjsvc_open_streams", "Play streams open now.", multiprocess_mode="livesum")
 worker_restarts = Counter("mjsvc_worker_restarts_total", "Workers that died and were replaced.")
 workers_ready = Gauge("mjsvc_workers_ready", "Workers up and serving.", multiprocess_mode="livemax")
@@ -65,6 +71,11 @@ workers_configured = Gauge("mjsvc_workers_configured", "Workers the supervisor k
                            multiprocess_mode="livemax")
 build_info = Gauge("mjsvc_build_info", "Build information; the value is 1.",
                    ("version", "python", "grpcio", "protobuf", "engine"), multiprocess_mode="max")
+
+
+def report_load(busy: float, share: float) -> None:
+    worker_busy.set(busy)
+    shed_share.set(share)
 
 
 def _version(dist: str) -> str:

@@ -25,7 +25,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from mjsvc import gctune, limits, metrics, service_config, tracing
+from mjsvc import gctune, limits, metrics, service_config, shedding, tracing
 from mjsvc.config import ServeConfig
 from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
 from mjsvc.interceptors import SERVICE_NAME, DrainInterceptor, interceptors
@@ -111,8 +111,9 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None, supervis
     warm = warm_up() if service.uses_engine else True
     gctune.freeze()  # the warm engine tables are permanent: keep full collections from walking them
 
+    overload = shedding.Overload(cfg.shed_above, report=metrics.report_load) if cfg.shed_above > 0 else None
     chain = interceptors(limits.body_limits(cfg.max_batch, cfg.max_message_bytes), cfg.max_streams,
-                         cfg.stream_idle_timeout, tracing.from_environment())
+                         cfg.stream_idle_timeout, tracing.from_environment(), overload)
     drain = next(i for i in chain if isinstance(i, DrainInterceptor))
     server = grpc.aio.server(options=server_options(cfg), interceptors=chain,
                              maximum_concurrent_rpcs=cfg.max_concurrent_rpcs or None)
@@ -148,6 +149,7 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None, supervis
     housekeeping = asyncio.create_task(_watch_supervisor(stop, supervisor))
     gc_task = asyncio.create_task(gctune.keep_frozen(stop))
     flush_task = asyncio.create_task(_flush_metrics(stop))
+    shed_task = asyncio.create_task(overload.run(stop)) if overload is not None else None
     # MJSVC_STALL_LOG=1 logs every event-loop stall over 4 ms with the collector's share (diagnosis).
     probe = gctune.StallProbe(log_stalls=True) if os.environ.get("MJSVC_STALL_LOG") else None
     probe_task = asyncio.create_task(probe.run(stop)) if probe is not None else None
@@ -157,6 +159,8 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None, supervis
     housekeeping.cancel()
     gc_task.cancel()
     flush_task.cancel()
+    if shed_task is not None:
+        shed_task.cancel()
     metrics.flush()
     if probe_task is not None:
         probe_task.cancel()
