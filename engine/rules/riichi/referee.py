@@ -66,7 +66,7 @@ from engine.results import Evaluation
 from engine.rules.riichi.options import Renhou, RiichiOptions
 from engine.rules.riichi.payments import YAKUMAN_BASE, tsumo_shares
 from engine.rules.riichi.yaku import Yaku
-from engine.shapes import is_seven_pairs, is_standard_complete, is_thirteen_orphans
+from engine.shapes import is_standard_complete, is_thirteen_orphans
 from engine.tiles import (
     DRAGONS,
     NUM_KINDS,
@@ -102,14 +102,24 @@ NAGASHI_MANGAN: Final = "NAGASHI_MANGAN"
 # Shapes (majiang-core's: seven pairs of seven kinds; a wait on a tile held four times is none)
 
 
+_ORPHAN_KINDS: Final = tuple(TERMINALS_AND_HONORS)
+
+
 def complete(counts: list[int]) -> bool:
-    """Four sets and a pair (melds removed), seven different pairs or thirteen orphans."""
+    """Four sets and a pair (melds removed), seven different pairs or thirteen orphans. The special shapes
+    are asked with scans done in C first: seven different pairs hold no kind once, three or four times, and
+    thirteen orphans hold every terminal and honour (tests/unit/test_riichi_referee_perf.py holds this to
+    the shapes module's own predicates)."""
     n = sum(counts)
     if n % 3 != 2:
         return False
     if is_standard_complete(counts):
         return True
-    return n == 14 and (is_seven_pairs(counts, False) or is_thirteen_orphans(counts))
+    if n != 14:
+        return False
+    if 1 not in counts and 3 not in counts and 4 not in counts:
+        return True
+    return all(counts[t] for t in _ORPHAN_KINDS) and is_thirteen_orphans(counts)
 
 
 def waits(counts: list[int]) -> list[int]:
@@ -159,6 +169,17 @@ def completes(counts: list[int], tile: int) -> bool:
         counts[tile] -= 1
 
 
+def completes_near(counts: list[int], tile: int) -> bool:
+    """`completes`, answered False at once when no shape can take the tile: a tile neither held nor a terminal
+    or honour (thirteen orphans) completes a hand only in a chow, with a tile of its suit at most two ranks
+    away. tests/unit/test_riichi_referee_perf.py holds it to `completes` on random hands."""
+    if not counts[tile] and tile not in _ORPHANS:
+        rank = tile % 9
+        if not any(counts[tile + d] for d in (-2, -1, 1, 2) if 0 <= rank + d < 9):
+            return False
+    return completes(counts, tile)
+
+
 # ---------------------------------------------------------------------------------------------
 # The table
 
@@ -203,6 +224,9 @@ class _Seat:
     # temporary or riichi furiten
     kongs: int = 0
     discarded: bool = False
+    version: int = 0  # bumped whenever `counts` change (give, take, a concealed kong)
+    waits_version: int = -1  # the version `wait_set` was worked out for
+    wait_set: frozenset[int] = frozenset()
 
     @property
     def open(self) -> bool:
@@ -228,8 +252,31 @@ def _relative(me: int, other: int) -> ClaimedFrom:
     return (ClaimedFrom.NONE, ClaimedFrom.RIGHT, ClaimedFrom.ACROSS, ClaimedFrom.LEFT)[d]
 
 
+def _is_tile(t: object) -> bool:
+    return type(t) is int and 0 <= t < NUM_KINDS
+
+
 def _check_tiles(index: int, ev: HandEvent) -> None:
-    """Every tile of the event a tile index (BAD_LOG naming the field otherwise)."""
+    """Every tile of the event a tile index (BAD_LOG naming the field otherwise). The field names are written
+    only when a tile is bad (`_name_bad_tile`); each event type's tile fields are read by name (a `getattr`
+    with a default raises and catches an AttributeError for every field an event lacks)."""
+    if isinstance(ev, (Draw, Discard, Kong, DoraIndicator)):
+        ok = _is_tile(ev.tile)
+    elif isinstance(ev, Claim):
+        ok = all(_is_tile(t) for t in ev.tiles) and all(_is_tile(t) for t in ev.red_fives)
+    elif isinstance(ev, Win):
+        ok = all(_is_tile(t) for t in ev.ura_dora_indicators)
+    elif isinstance(ev, Deal):
+        ok = (all(_is_tile(t) for h in ev.hands for t in h.tiles)
+              and all(_is_tile(t) for h in ev.hands for t in h.red_fives)
+              and all(_is_tile(t) for t in ev.dora_indicators))
+    else:
+        ok = True  # no tiles (a drawn game), or an event Riichi refuses by its type
+    if not ok:
+        _name_bad_tile(index, ev)
+
+
+def _name_bad_tile(index: int, ev: HandEvent) -> None:
     at = f"log.events[{index}]"
     named: list[tuple[str, object]] = []
     if isinstance(ev, Deal):
@@ -320,6 +367,7 @@ class Table:
         elif tile in FIVES and s.counts[tile] - n < s.reds[_five_suit(tile)]:
             raise self.fail(f"{Wind(seat).name} holds only red {format_tile(tile)}: the tile is red")
         s.counts[tile] -= n
+        s.version += 1
 
     def give(self, seat: int, tile: int, red: bool) -> None:
         s = self.seats[seat]
@@ -328,6 +376,17 @@ class Table:
                 raise self.fail(f"{format_tile(tile)} is not a five: it cannot be red")
             s.reds[_five_suit(tile)] += 1
         s.counts[tile] += 1
+        s.version += 1
+
+    def waits_of(self, seat: int) -> frozenset[int]:
+        """`waits` of the seat's concealed tiles, worked out once per change of them: the seats that are not
+        on turn are asked about at every discard (furiten, ron) and their tiles have not changed since their
+        own last discard. tests/unit/test_riichi_referee_perf.py holds the replay to the plain path."""
+        s = self.seats[seat]
+        if s.waits_version != s.version:
+            s.wait_set = frozenset(waits(s.counts))
+            s.waits_version = s.version
+        return s.wait_set
 
     def see(self, tile: int, red: bool | None) -> None:
         """A tile comes out of the wall (dealt, drawn, or turned as an indicator: `red` None, its colour not
@@ -432,7 +491,7 @@ class Table:
         assert self.discard is not None
         seat, tile, _, riichi = self.discard
         for other in range(SEATS):
-            if other != seat and completes(self.seats[other].counts, tile):
+            if other != seat and completes_near(self.seats[other].counts, tile):
                 self.seats[other].can_ron = False
         if riichi:
             self.deposits.append((seat, self.discard_index))
@@ -701,6 +760,7 @@ class Table:
             if reds:
                 s.reds[_five_suit(ev.tile)] = 0
             s.counts[ev.tile] -= 4
+            s.version += 1
             s.melds.append(_Meld(MeldKind.KONG, ev.tile, concealed=True, reds=reds))
             self.phase = Phase.DRAW
             if self.opts.kokushi_robs_concealed_kong and any(
@@ -782,7 +842,7 @@ class Table:
             robbing = True
         else:
             return None
-        if seat == discarder or not completes(s.counts, tile):
+        if seat == discarder or not completes_near(s.counts, tile):
             return None
         if robbing and self.rob_concealed and not _orphans_on(s.counts, tile):
             return None  # a concealed kong is robbed for thirteen orphans only
@@ -813,7 +873,7 @@ class Table:
         changes between the seat's discard and its next turn, so this is what majiang-core decides at each
         discard (and a riichi hand's waits stay while its discards only grow)."""
         s = self.seats[seat]
-        return s.can_ron and not (s.river_tiles and any(t in s.river_tiles for t in waits(s.counts)))
+        return s.can_ron and not (s.river_tiles and not s.river_tiles.isdisjoint(self.waits_of(seat)))
 
     def best_evaluation(self, hand: Hand, ctx: WinContext) -> Evaluation:
         """The win's evaluation; the dealer's dealt 14 tiles (no tile drawn) are scored with the 14th tile
@@ -997,7 +1057,7 @@ class Table:
     # money
 
     def ready(self, seat: int) -> bool:
-        return bool(waits(self.seats[seat].counts))
+        return bool(self.waits_of(seat))
 
     def settlement(self) -> Settlement:
         if self.phase != Phase.OVER:
