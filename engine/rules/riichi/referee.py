@@ -74,6 +74,7 @@ from engine.tiles import (
     WINDS,
     format_tile,
     is_honor,
+    offset_in_suit,
     rank_of,
     same_suit,
     suit_of,
@@ -174,7 +175,7 @@ def completes_near(counts: list[int], tile: int) -> bool:
     or honour (thirteen orphans) completes a hand only in a chow, with a tile of its suit at most two ranks
     away. tests/unit/test_riichi_referee_perf.py holds it to `completes` on random hands."""
     if not counts[tile] and tile not in _ORPHANS:
-        rank = tile % 9
+        rank = offset_in_suit(tile)  # a simple: honours and terminals are orphans
         if not any(counts[tile + d] for d in (-2, -1, 1, 2) if 0 <= rank + d < 9):
             return False
     return completes(counts, tile)
