@@ -127,6 +127,7 @@ lint: setup
 
 bench: setup
 	$(BIN)/python -m bench
+	$(MAKE) bench-referee
 
 # What a call costs the server around the engine against a bare grpc.aio server answering the same bytes
 # (docs/performance.md): bench/results/service_cost.json, a few minutes.
