@@ -50,7 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(env MJSVC_WEB_DEADLINE)")
     parser.add_argument("--max-connections", type=int,
                         default=int(_env("MJSVC_WEB_MAX_CONNECTIONS", str(d.max_connections))),
-                        help="HTTP connections open at once; more are answered 503 (env MJSVC_WEB_MAX_CONNECTIONS)")
+                        help="HTTP connections open at once; at the cap a new one closes the connection that has "
+                             "waited longest for its request, or is answered 503 when every one is busy "
+                             "(env MJSVC_WEB_MAX_CONNECTIONS)")
     parser.add_argument("--log-level", default=_env("MJSVC_LOG_LEVEL", "INFO"), help="DEBUG, INFO, WARNING or ERROR")
 
 

@@ -94,6 +94,9 @@ class Gateway:
         self._server: asyncio.AbstractServer | None = None
         self._connections = 0
         self._writers: set[asyncio.StreamWriter] = set()
+        # Connections waiting for (the rest of) a request, and since when: at the connection cap, the one
+        # waiting longest is closed to let a new one in, so slow or idle clients cannot lock others out.
+        self._waiting: dict[asyncio.StreamWriter, float] = {}
         self._playground = Path(cfg.playground).resolve() if cfg.playground else None
         self._body_gate = asyncio.Semaphore(cfg.max_body_reads)
         # A body is at most what the gRPC server would accept (its receive limit for its default batch size,
@@ -130,12 +133,14 @@ class Gateway:
         self._connections += 1
         self._writers.add(writer)
         try:
-            if self._connections > self.cfg.max_connections:
+            if self._connections > self.cfg.max_connections and not self._evict_stalled():
                 writer.write(Response(503, b"too many connections\n", [("Content-Type", "text/plain")])
                              .encode(keep_alive=False))
                 await writer.drain()
                 return
+            loop = asyncio.get_running_loop()
             while True:
+                self._waiting[writer] = loop.time()
                 try:
                     # A text-mode body is base64: 4/3 of the message plus the frame header.
                     request = await read_request(reader, self.cfg.max_header_bytes, self._max_body,
@@ -146,6 +151,8 @@ class Gateway:
                     writer.write(_plain(e.status, e.message).encode(keep_alive=False))
                     await writer.drain()
                     return
+                finally:
+                    self._waiting.pop(writer, None)
                 try:
                     response = await self.handle(request)
                 except Exception:  # a bug of ours: answer it, keep serving others
@@ -164,7 +171,18 @@ class Gateway:
         finally:
             self._connections -= 1
             self._writers.discard(writer)
+            self._waiting.pop(writer, None)
             writer.close()
+
+    def _evict_stalled(self) -> bool:
+        """Close the connection that has waited longest for a request (a slow head or body, or an idle
+        keep-alive), to make room for a new one; False when every connection has a request in hand."""
+        if not self._waiting:
+            return False
+        oldest = min(self._waiting, key=self._waiting.__getitem__)
+        del self._waiting[oldest]
+        oldest.transport.abort()  # its reader ends; its handler's `finally` frees the slot
+        return True
 
     async def handle(self, request: Request) -> Response:
         origin = request.headers.get("origin")

@@ -11,6 +11,7 @@ import base64
 import http.client
 import socket
 import struct
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -313,3 +314,32 @@ def test_gateway_forwards_bytes_without_generated_messages() -> None:
     # The gateway forwards bytes: it must not import the generated message modules.
     source = (Path(framing.__file__).parent / "gateway.py").read_text()
     assert "mahjong_pb2" not in source
+
+
+def test_stalled_connections_make_room_for_new_ones(server: ServerProcess) -> None:
+    """Issue finding: slowloris connections (a request head sent a byte at a time, never finished) held all of
+    the gateway's connections and locked /healthz out until they timed out. At the cap, the connection that
+    has waited longest for its request is closed instead, so a new client is answered at once."""
+    with WebProcess(server.address, "--playground", "", "--max-connections", "20") as w:
+        stalled = []
+        for _ in range(20):
+            s = socket.create_connection(("127.0.0.1", w.port), timeout=5)
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")  # never finished
+            stalled.append(s)
+        time.sleep(0.3)
+        for _ in range(5):
+            status, _, body = http_request(w.port, "GET", "/healthz")
+            assert status == 200 and body.strip() == b"SERVING"
+        closed = []
+        for s in stalled:
+            s.settimeout(0.2)
+            try:
+                closed.append(s.recv(100) == b"")
+            except TimeoutError:  # still open
+                closed.append(False)
+            except OSError:  # reset by the gateway
+                closed.append(True)
+            s.close()
+        # Each eviction frees a slot for good, so the first new connection took one and the others fit:
+        # the one closed was the oldest.
+        assert closed[0] and 1 <= sum(closed) <= 5, closed
