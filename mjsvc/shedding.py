@@ -10,9 +10,9 @@ busy all the time.
 `Overload` samples the main thread's CPU time (`time.thread_time`, read by a task on the loop itself) every
 `window` seconds. While the busy fraction is at or over `limit`, the share of new unary calls it refuses
 grows by `step` per window, up to `most` (some calls always get through); below it, the share shrinks by
-`step`. A refusal is RESOURCE_EXHAUSTED with reason OVERLOADED, answered before any work, which costs the
-worker about what gRPC's own handling of a call costs: the worker serves the calls it accepts at the
-speed a non-saturated worker would, instead of letting every caller's wait grow. The published retry
+`step`. A refusal is RESOURCE_EXHAUSTED with reason OVERLOADED, answered before any work: it saves the
+engine's share of a call but not gRPC's own, so it relieves a worker of expensive calls (discard advice,
+batches, the referee) more than of a flood of cheap ones (docs/serve.md, "Overload"). The published retry
 policy does not retry RESOURCE_EXHAUSTED; a client backs off or tries another host. Play streams are
 bounded by --max-streams and --stream-rate instead: a table's messages are not dropped for another
 client's load.
