@@ -41,11 +41,13 @@ def wall_for(rule_set: str, options: object, rng: random.Random) -> list[int]:
 
     rs = rules.get(rule_set)
     opts = rs.options(options)  # type: ignore[arg-type]
-    wall = [k for k in sorted(rs.tiles) for _ in range(4)]
+    three = rule_set == "riichi" and getattr(opts, "players", 4) == 3  # sanma: no 2m-8m
+    wall = [k for k in sorted(rs.tiles) if not (three and 0 < k < 8) for _ in range(4)]
     if rule_set == "riichi" and getattr(opts, "red_fives", False):
-        for five in FIVES:  # one red copy of each five: RED + the kind
-            wall.remove(five)
-            wall.append(RED + five)
+        for suit, five in enumerate(FIVES):  # the set's red copies of each five: RED + the kind
+            for _ in range(opts.reds_allowed(suit)):  # type: ignore[attr-defined]
+                wall.remove(five)
+                wall.append(RED + five)
     if rule_set == "mcr" or (rule_set == "hk" and getattr(opts, "flowers", False)):
         wall += FLOWERS
     rng.shuffle(wall)
@@ -55,7 +57,7 @@ def wall_for(rule_set: str, options: object, rng: random.Random) -> list[int]:
 def seats_of(rule_set: str, options: object) -> tuple[Wind, ...]:
     if rule_set == "mcr2p":
         return (Wind.EAST, Wind.WEST)
-    n = getattr(options, "players", 4) if rule_set == "guangdong" else 4
+    n = getattr(options, "players", 4) if rule_set in ("guangdong", "riichi") else 4
     return tuple(Wind(i) for i in range(n))
 
 
@@ -74,6 +76,7 @@ def play(rule_set: str, seed: int, options: object = None, max_steps: int = 600)
     last_discard = -1
     dora_owed = 0
     riichi: set[Wind] = set()
+    drawn: dict[Wind, int] = {}  # each seat's last tile drawn
     for _ in range(max_steps):
         log = r.HandLog(rule_set, tuple(events), options)
         offered = r.legal(log)
@@ -104,15 +107,19 @@ def play(rule_set: str, seed: int, options: object = None, max_steps: int = 600)
             continue
         turn = [(w, a) for w, a in by_kind if a.kind in (ActionKind.DISCARD, ActionKind.RIICHI,
                                                           ActionKind.KONG_CONCEALED, ActionKind.KONG_ADDED,
-                                                          ActionKind.NINE_TERMINALS)]
+                                                          ActionKind.NINE_TERMINALS, ActionKind.KITA)]
         if turn:
             w = turn[0][0]
             kongs = [a for _, a in turn if a.kind in (ActionKind.KONG_CONCEALED, ActionKind.KONG_ADDED)]
             nine = [a for _, a in turn if a.kind == ActionKind.NINE_TERMINALS]
             riichis = [a for _, a in turn if a.kind == ActionKind.RIICHI]
             discards = [a for _, a in turn if a.kind == ActionKind.DISCARD]
+            kita = [a for _, a in turn if a.kind == ActionKind.KITA]
             if nine and rng.random() < 0.5:
                 events.append(r.DrawnGame(r.DrawnGameKind.NINE_TERMINALS))
+            elif kita and rng.random() < 0.8:
+                take(hands[w], kita[0].tiles[0])
+                events.append(r.Kita(w))
             elif kongs and rng.random() < 0.5:
                 a = rng.choice(kongs)
                 added = a.kind == ActionKind.KONG_ADDED
@@ -129,7 +136,11 @@ def play(rule_set: str, seed: int, options: object = None, max_steps: int = 600)
                 assert discards, f"{w.name} may act but has nothing to discard"
                 t = rng.choice(discards).tiles[0]
                 assert any(kind(x) == t for x in hands[w]), f"Legal lets {w.name} discard {t}, not held"
-                (thrown,) = take(hands[w], t)
+                if w in riichi and kind(drawn.get(w, -1)) == t:  # after riichi: the tile drawn, red or not
+                    hands[w].remove(drawn[w])
+                    thrown = drawn[w]
+                else:
+                    (thrown,) = take(hands[w], t)
                 last_discard = thrown
                 events.append(r.Discard(w, t, red=thrown >= RED))
             continue
@@ -150,6 +161,7 @@ def play(rule_set: str, seed: int, options: object = None, max_steps: int = 600)
                 events.append(r.FlowerTile(draws[0], Flower(-1 - t)))
                 continue
             hands[draws[0]].append(t)
+            drawn[draws[0]] = t
             events.append(r.Draw(draws[0], kind(t), red=t >= RED))
             continue
         if any(a.kind == ActionKind.DRAWN_GAME for _, a in by_kind):
@@ -162,7 +174,7 @@ def play(rule_set: str, seed: int, options: object = None, max_steps: int = 600)
 def _drawn_kind(rule_set: str, events: list[r.HandEvent], riichi: set[Wind], wall: list[int]) -> r.DrawnGameKind:
     if rule_set != "riichi" or not wall:
         return r.DrawnGameKind.EXHAUSTIVE
-    if len(riichi) == 4:
+    if len(riichi) == 4 and len({e.seat for e in events if isinstance(e, r.Draw)}) == 4:
         return r.DrawnGameKind.FOUR_RIICHI
     discards = [e.tile for e in events if isinstance(e, r.Discard)]  # kinds
     if len(discards) == 4 and len(set(discards)) == 1 and is_wind(discards[0]):

@@ -11,8 +11,9 @@ from referee_play import play
 from engine import referee as r
 from engine.rules.guangdong.options import GuangdongOptions
 from engine.rules.hk.options import HkOptions
+from engine.rules.riichi.options import RiichiOptions
 
-CASES = [("riichi", None), ("sichuan", None), ("mcr", None), ("mcr2p", None), ("hk", None),
+CASES = [("riichi", None), ("riichi", RiichiOptions(players=3)), ("sichuan", None), ("mcr", None), ("mcr2p", None), ("hk", None),
          ("hk", HkOptions(flowers=False)), ("guangdong", None), ("guangdong", GuangdongOptions(players=3))]
 
 

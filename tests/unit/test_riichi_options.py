@@ -102,6 +102,11 @@ def test_sanma_dealer_self_draw_and_honba() -> None:
     assert pays(e) == [-4100, 6000 + 200 + 1000, -2100]
     e = ev(OPEN_WAIT, "2s", options=BISECT, self_drawn=True, seat_wind=Wind.SOUTH, riichi=True, kita=2, honba=1)
     assert pays(e) == [-5150, 8300, -3150]
+    # on a discard a counter costs the discarder what the two payers of a self-draw pay: 200 with tsumo loss
+    # (`mahjong` 2.1's three-player scores and riichienv's sanma), 300 without
+    assert pay(2000, Wind.SOUTH, 0, 2, 0, players=3, tsumo_loss=True) == (8000, [-8400, 8400, 0])
+    assert pay(2000, Wind.SOUTH, 0, 2, 0, players=3, tsumo_loss=False) == (8000, [-8600, 8600, 0])
+    assert pay(2000, Wind.SOUTH, 0, 2, 0) == (8000, [-8600, 8600, 0, 0])
 
 
 def test_sanma_split_rounds_each_payment_up() -> None:

@@ -10,9 +10,10 @@ Honba: 300 per counter, from the discarder or 100 from each payer. Riichi sticks
 
 Three players (sanma): seats East, South, West. A discard is paid as in four-player. A self-draw with
 tsumo loss (ツモ損, Tenhou's and Mahjong Soul's default) is paid by the two others as in four-player, the
-absent North's share lost, honba 100 from each; without it (Mahjong Soul's 北家折半) the North's share
+absent North's share lost, honba 100 from each (a discarder pays 200 a counter: `mahjong` 2.1's
+three-player scores and riichienv's sanma agree); without it (Mahjong Soul's 北家折半) the North's share
 is split between them: a non-dealer's win costs the dealer 2.5x and the other 1.5x the base, the
-dealer's win 3x from each (each rounded up to 100), honba 150 from each.
+dealer's win 3x from each (each rounded up to 100), honba 150 from each (a discarder pays 300).
 
 Pao (liability) for daisangen and daisuushii: the seat that fed the last dragon / wind set pays for that
 yakuman (its multiple, at most 2): all of it on a self-draw, half of it on another's discard (the
@@ -105,8 +106,9 @@ def pay(base: int, winner: Wind, discarder: int | None, honba: int, sticks: int,
         payer = discarder if base else liable
         assert payer is not None
         amount = _up(base * (6 if dealer else 4))
-        # the discarder pays 300 a counter; a liable seat paying a whole self-draw, what the payers would
-        honba_owed = 300 * honba if base else per_honba * (players - 1) * honba
+        # a counter is worth what all the payers of a self-draw pay for it (four players 300; three 200, or
+        # 300 without tsumo loss), paid by the discarder, or by a liable seat paying a whole self-draw
+        honba_owed = per_honba * (players - 1) * honba
         change[me] += amount + honba_owed + 1000 * sticks
         change[payer] -= amount + honba_owed
         return value + amount, change

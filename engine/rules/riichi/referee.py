@@ -53,6 +53,7 @@ from engine.referee import (
     HandEvent,
     HandLog,
     IllegalEventError,
+    Kita,
     Kong,
     MoneyLine,
     Referee,
@@ -69,6 +70,7 @@ from engine.rules.riichi.yaku import Yaku
 from engine.shapes import is_standard_complete, is_thirteen_orphans
 from engine.tiles import (
     DRAGONS,
+    NORTH,
     NUM_KINDS,
     TERMINALS_AND_HONORS,
     WINDS,
@@ -83,11 +85,18 @@ from engine.tiles import (
 RULE_SET: Final = "riichi"
 SEATS: Final = 4
 LIVE_WALL: Final = 70  # 136 tiles, 52 dealt, 14 in the dead wall
+LIVE_WALL_3: Final = 55  # three players: 108 tiles, 39 dealt, 14 in the dead wall
 MAX_KONGS: Final = 4
 RIICHI_COST: Final = 1000
-RIICHI_MIN_LEFT: Final = 4
+MANGAN_BASE: Final = 2000
+RIICHI_MIN_LEFT: Final = 4  # a draw left for every seat after the riichi discard
+RIICHI_MIN_LEFT_3: Final = 3
 NOTEN_TOTAL: Final = 3000
+NOTEN_TOTAL_3: Final = 2000  # three players (Mahjong Soul's sanma, as riichienv plays it)
+MAX_KITA: Final = 4
 _ORPHANS: Final = frozenset(TERMINALS_AND_HONORS)
+_MAN_2: Final = 1  # 2m..8m, the tiles three players do not play
+_MAN_8: Final = 7
 _WIND_TILES: Final = frozenset(WINDS)
 
 WIN: Final = "WIN"
@@ -224,6 +233,7 @@ class _Seat:
     can_ron: bool = True  # majiang-core's neng_rong, less the discard furiten (`Table.may_ron`): false in
     # temporary or riichi furiten
     kongs: int = 0
+    kita: int = 0  # North tiles set aside (three players)
     discarded: bool = False
     version: int = 0  # bumped whenever `counts` change (give, take, a concealed kong)
     waits_version: int = -1  # the version `wait_set` was worked out for
@@ -247,9 +257,12 @@ def _seat_index(w: Wind) -> int:
     return int(w)
 
 
-def _relative(me: int, other: int) -> ClaimedFrom:
-    """Where `other` sits seen from `me`: left plays before me, right after me."""
-    d = (other - me) % SEATS
+def _relative(me: int, other: int, n: int = SEATS) -> ClaimedFrom:
+    """Where `other` sits seen from `me` at a table of `n`: left plays before me, right after me (three
+    players: no one across)."""
+    d = (other - me) % n
+    if n == 3:
+        return (ClaimedFrom.NONE, ClaimedFrom.RIGHT, ClaimedFrom.LEFT)[d]
     return (ClaimedFrom.NONE, ClaimedFrom.RIGHT, ClaimedFrom.ACROSS, ClaimedFrom.LEFT)[d]
 
 
@@ -311,17 +324,21 @@ class Table:
         opts = log.options if log.options is not None else RiichiOptions()
         if not isinstance(opts, RiichiOptions):
             raise BadLogError("log.options: expected Riichi options", "log.options")
-        if opts.players != SEATS:
-            raise BadLogError("log.options.riichi.players: the referee plays four-player Riichi", "log.options")
-        if log.scores and len(log.scores) != SEATS:
-            raise BadLogError("log.scores: give none or one per seat, East to North", "log.scores")
+        self.n = opts.players
+        if self.n == 3 and log.prevalent_wind == Wind.NORTH:
+            raise BadLogError("log.prevalent_wind: three players play East, South and West rounds",
+                              "log.prevalent_wind")
+        if log.scores and len(log.scores) != self.n:
+            raise BadLogError(f"log.scores: give none or one per seat, East to {Wind(self.n - 1).name.title()}",
+                              "log.scores")
         self.opts = opts
+        self.riichi_min_left = RIICHI_MIN_LEFT if self.n == SEATS else RIICHI_MIN_LEFT_3
         self.log = log
-        self.seats = [_Seat() for _ in range(SEATS)]
+        self.seats = [_Seat() for _ in range(self.n)]
         self.phase = Phase.DEAL
         self.turn = 0
         self.index = -1
-        self.left = LIVE_WALL
+        self.left = LIVE_WALL if self.n == SEATS else LIVE_WALL_3
         self.drawn: int | None = None  # the tile just drawn by `turn` (None: after a claim, or dealt)
         self.drawn_red = False
         self.after_claim = False
@@ -336,6 +353,7 @@ class Table:
         self.discard_index = -1
         self.rob: tuple[int, int, bool] | None = None  # owner, tile, red
         self.rob_concealed = False  # the kong open to robbing is concealed: only thirteen orphans may rob it
+        self.rob_kita = False  # what is open to robbing is a North set aside (three players): no chankan
         self.wins: list[_Won] = []
         self.deposits: list[tuple[int, int]] = []  # (seat, event index)
         self.drawn_game: DrawnGameKind | None = None
@@ -392,6 +410,8 @@ class Table:
     def see(self, tile: int, red: bool | None) -> None:
         """A tile comes out of the wall (dealt, drawn, or turned as an indicator: `red` None, its colour not
         given): never a fifth copy, never more red (plain) fives than the set has."""
+        if self.n == 3 and _MAN_2 <= tile <= _MAN_8:
+            raise self.fail(f"{format_tile(tile)}: three-player Riichi has no 2m-8m (options.riichi.players = 3)")
         self.seen[tile] += 1
         if self.seen[tile] > 4:
             raise self.fail(f"a fifth {format_tile(tile)}")
@@ -413,9 +433,10 @@ class Table:
         assert self.discard is not None
         seat, _, _, riichi = self.discard
         if self.opts.abortive_draws:
-            if riichi and all(s.riichi for s in self.seats):
+            # three players: no four riichi and no four winds (Mahjong Soul's sanma; riichienv agrees)
+            if self.n == SEATS and riichi and all(s.riichi for s in self.seats):
                 return DrawnGameKind.FOUR_RIICHI
-            if self.first_round and seat == SEATS - 1 and self.four_winds:
+            if self.n == SEATS and self.first_round and seat == self.n - 1 and self.four_winds:
                 return DrawnGameKind.FOUR_WINDS
             if self.kongs == MAX_KONGS and max(s.kongs for s in self.seats) < MAX_KONGS:
                 return DrawnGameKind.FOUR_KONGS
@@ -452,15 +473,19 @@ class Table:
             self.on_win(ev)
         elif isinstance(ev, DrawnGame):
             self.on_drawn_game(ev)
+        elif isinstance(ev, Kita) and self.n == 3:
+            self.on_kita(ev)
         else:
-            raise self.fail(f"{type(ev).__name__} is not an event of Riichi")
+            raise self.fail(f"{type(ev).__name__} is not an event of Riichi"
+                            + (" (kita: three players, options.riichi.players = 3)" if isinstance(ev, Kita) else ""))
 
     def on_deal(self, ev: Deal) -> None:
         if self.phase != Phase.DEAL:
             raise self.fail("a second deal")
         seen = sorted(_seat_index(h.seat) for h in ev.hands)
-        if seen != list(range(SEATS)):
-            raise self.fail("the deal gives one hand to each of East, South, West and North")
+        if seen != list(range(self.n)):
+            raise self.fail("the deal gives one hand to each of East, South, West and North" if self.n == SEATS
+                            else "the deal gives one hand to each of East, South and West (three players)")
         if len(ev.dora_indicators) != 1:
             raise self.fail("the deal turns one dora indicator")
         for h in ev.hands:
@@ -479,7 +504,7 @@ class Table:
         self.see(ev.dora_indicators[0], None)
         self.dora = [ev.dora_indicators[0]]
         if sum(self.seats[0].counts) == 14:
-            self.left = LIVE_WALL - 1
+            self.left -= 1
             self.phase = Phase.TURN
             self.turn = 0
         else:
@@ -491,29 +516,30 @@ class Table:
         temporary furiten, the first go-around may end."""
         assert self.discard is not None
         seat, tile, _, riichi = self.discard
-        for other in range(SEATS):
+        for other in range(self.n):
             if other != seat and completes_near(self.seats[other].counts, tile):
                 self.seats[other].can_ron = False
         if riichi:
             self.deposits.append((seat, self.discard_index))
-        if self.first_round and seat == SEATS - 1:
+        if self.first_round and seat == self.n - 1:
             self.first_round = False
 
     def close_rob(self) -> None:
         assert self.rob is not None
         owner, tile, _ = self.rob
         passed = _orphans_on if self.rob_concealed else completes  # who could have won on it and let it go
-        for other in range(SEATS):
+        for other in range(self.n):
             if other != owner and passed(self.seats[other].counts, tile):
                 self.seats[other].can_ron = False
         self.rob = None
         self.rob_concealed = False
+        self.rob_kita = False
 
     def on_draw(self, ev: Draw) -> None:
         seat = _seat_index(ev.seat)
         if self.phase == Phase.DISCARD:
             assert self.discard is not None
-            nxt = (self.discard[0] + 1) % SEATS
+            nxt = (self.discard[0] + 1) % self.n
             if seat != nxt:
                 raise self.fail(f"{Wind(nxt).name} draws next, not {ev.seat.name}")
             pending = self.pending_abort()
@@ -524,7 +550,8 @@ class Table:
         elif self.phase == Phase.ROB:
             assert self.rob is not None
             if seat != self.rob[0]:
-                raise self.fail(f"{Wind(self.rob[0]).name} draws the replacement tile of its kong")
+                raise self.fail(f"{Wind(self.rob[0]).name} draws the replacement tile of its "
+                                + ("North set aside" if self.rob_kita else "kong"))
             self.close_rob()
         elif self.phase == Phase.DRAW:
             if seat != self.turn:
@@ -556,7 +583,7 @@ class Table:
     def riichi_tiles(self, seat: int) -> list[int]:
         """The discards that may declare riichi now."""
         s = self.seats[seat]
-        if s.riichi or s.open or self.after_claim or self.left < RIICHI_MIN_LEFT:
+        if s.riichi or s.open or self.after_claim or self.left < self.riichi_min_left:
             return []
         score = self.score(seat)
         if score is not None and score < RIICHI_COST:
@@ -586,7 +613,7 @@ class Table:
             raise self.fail(f"{format_tile(ev.tile)}: swap-calling (kuikae) is not allowed")
         if ev.riichi and ev.tile not in self.riichi_tiles(seat):
             raise self.fail(f"riichi with {format_tile(ev.tile)} is not allowed here (closed hand ready after "
-                            f"the discard, {RIICHI_MIN_LEFT} tiles left to draw, {RIICHI_COST} points)")
+                            f"the discard, {self.riichi_min_left} tiles left to draw, {RIICHI_COST} points)")
         self.take(seat, ev.tile, ev.red)
         s.ippatsu = False
         if not s.riichi:
@@ -632,7 +659,7 @@ class Table:
         pung = s.counts[tile] >= 2
         kong = s.counts[tile] >= 3 and self.kongs < MAX_KONGS
         chows = []
-        if seat == (discarder + 1) % SEATS and not is_honor(tile):
+        if self.n == SEATS and seat == (discarder + 1) % self.n and not is_honor(tile):
             for first in (tile - 2, tile - 1, tile):
                 if first < 0 or not same_suit(first, tile) or not same_suit(first + 2, tile):
                     continue
@@ -765,11 +792,37 @@ class Table:
             s.melds.append(_Meld(MeldKind.KONG, ev.tile, concealed=True, reds=reds))
             self.phase = Phase.DRAW
             if self.opts.kokushi_robs_concealed_kong and any(
-                    other != seat and _orphans_on(self.seats[other].counts, ev.tile) for other in range(SEATS)):
+                    other != seat and _orphans_on(self.seats[other].counts, ev.tile) for other in range(self.n)):
                 self.rob, self.rob_concealed, self.phase = (seat, ev.tile, False), True, Phase.ROB
         s.kongs += 1
         self.kongs += 1
         self.dora_owed += 1
+        self.rinshan = True
+        self.drawn = None
+        self.turn = seat
+
+    def may_kita(self, seat: int) -> bool:
+        """Three players: `seat` may set a North aside now (kita): in its turn after a draw (not straight after
+        a pung), holding a North, with a tile left to replace it; after riichi only the North just drawn."""
+        s = self.seats[seat]
+        if (self.n != 3 or self.phase != Phase.TURN or seat != self.turn or self.after_claim or self.left <= 0
+                or not s.counts[NORTH] or s.kita >= MAX_KITA):
+            return False
+        return not s.riichi or self.drawn == NORTH
+
+    def on_kita(self, ev: Kita) -> None:
+        """A North set aside: open to a win on it (not robbing a kong: no chankan), then the seat draws its
+        replacement. The first go-around ends at once; every ippatsu ends at the replacement draw (a win on
+        the North keeps it)."""
+        seat = _seat_index(ev.seat)
+        if not self.may_kita(seat):
+            raise self.fail(f"{ev.seat.name} may not set a North aside now (its turn after a draw, a North held, "
+                            "a tile left; after riichi the North just drawn)")
+        self.take(seat, NORTH, False)
+        self.seats[seat].kita += 1
+        self.rob, self.rob_kita, self.rob_concealed = (seat, NORTH, False), True, False
+        self.phase = Phase.ROB
+        self.first_round = False
         self.rinshan = True
         self.drawn = None
         self.turn = seat
@@ -798,7 +851,7 @@ class Table:
         if win_red and not minus_win:  # a drawn red five is among s.reds already
             reds.append(win)
         for m in s.melds:
-            cf = ClaimedFrom.NONE if m.source is None else _relative(seat, m.source)
+            cf = ClaimedFrom.NONE if m.source is None else _relative(seat, m.source, self.n)
             tiles = m.tiles()
             ci = None
             if m.claimed is not None:
@@ -816,7 +869,7 @@ class Table:
         sticks = (self.log.riichi_sticks + len(self.deposits)) if first else 0
         return WinContext(seat_wind=Wind(seat), prevalent_wind=self.log.prevalent_wind,
                           riichi=s.riichi == 1, double_riichi=s.riichi == 2, ippatsu=s.ippatsu,
-                          dora_indicators=tuple(self.dora), honba=honba, riichi_sticks=sticks)
+                          dora_indicators=tuple(self.dora), honba=honba, riichi_sticks=sticks, kita=s.kita)
 
     def win_situation(self, seat: int) -> tuple[Hand, WinContext, int | None] | None:
         """The hand, context and discarder of a win by `seat` now, or None when the shape is not complete."""
@@ -850,8 +903,9 @@ class Table:
         hand = self.hand(seat, tile, red, False)
         renhou = (self.opts.renhou != Renhou.OFF and self.first_round and seat != 0 and not s.discarded
                   and not robbing)
-        ctx = replace(self.common_context(seat), robbing_kong=robbing, last_wall_tile=self.left == 0 and not robbing,
-                      discarded_by=_relative(seat, discarder), earthly=renhou)
+        ctx = replace(self.common_context(seat), robbing_kong=robbing and not self.rob_kita,
+                      last_wall_tile=self.left == 0 and not robbing,
+                      discarded_by=_relative(seat, discarder, self.n), earthly=renhou)
         return hand, ctx, discarder
 
     def evaluate(self, hand: Hand, ctx: WinContext) -> Evaluation:
@@ -926,8 +980,8 @@ class Table:
         hand, ctx, discarder = sit
         if discarder is not None and not self.may_ron(seat):
             raise self.fail(f"{ev.seat.name} is in furiten: no win on a discard")
-        if self.wins and discarder is not None and ((seat - discarder) % SEATS
-                                                    < (self.wins[-1].seat - discarder) % SEATS):
+        if self.wins and discarder is not None and ((seat - discarder) % self.n
+                                                    < (self.wins[-1].seat - discarder) % self.n):
             raise self.fail("several wins on one discard are listed in turn order from the discarder")
         s = self.seats[seat]
         if ev.ura_dora_indicators:
@@ -956,7 +1010,7 @@ class Table:
                 and not s.discarded and sum(1 for t in _ORPHANS if s.counts[t]) >= 9)
 
     def ron_seats(self) -> list[int]:
-        return [x for x in range(SEATS) if self.can_win(x)]
+        return [x for x in range(self.n) if self.can_win(x)]
 
     def on_drawn_game(self, ev: DrawnGame) -> None:
         kind = ev.kind
@@ -989,10 +1043,10 @@ class Table:
             last = self.wins[-1] if self.wins else None
             if last is not None and last.discarder is not None and len(self.wins) < self.opts.max_ron:
                 tile = self.rob[1] if self.rob is not None else self.discard[1] if self.discard is not None else 0
-                order = (last.seat - last.discarder) % SEATS
+                order = (last.seat - last.discarder) % self.n
                 return tuple(SeatActions(Wind(seat), (Action(ActionKind.WIN_DISCARD, (tile,)), Action(ActionKind.PASS)))
-                             for seat in range(SEATS)
-                             if (seat - last.discarder) % SEATS > order and self.can_win(seat))
+                             for seat in range(self.n)
+                             if (seat - last.discarder) % self.n > order and self.can_win(seat))
             return ()
         if self.phase == Phase.DRAW:
             return (SeatActions(Wind(self.turn), (Action(ActionKind.DRAW),)),)
@@ -1002,7 +1056,7 @@ class Table:
             assert self.rob is not None
             owner = self.rob[0]
             out = []
-            for seat in range(SEATS):
+            for seat in range(self.n):
                 if seat == owner:
                     continue
                 wins, fur = self.ron_status(seat)
@@ -1016,9 +1070,9 @@ class Table:
         assert self.discard is not None
         discarder, tile, _, _ = self.discard
         pending = self.pending_abort()
-        nxt = (discarder + 1) % SEATS
+        nxt = (discarder + 1) % self.n
         out = []
-        for seat in range(SEATS):
+        for seat in range(self.n):
             if seat == discarder:
                 continue
             acts: list[Action] = []
@@ -1046,6 +1100,8 @@ class Table:
             acts.append(Action(ActionKind.WIN_SELF_DRAWN))
         if self.nine_terminals(seat):
             acts.append(Action(ActionKind.NINE_TERMINALS))
+        if self.may_kita(seat):
+            acts.append(Action(ActionKind.KITA, (NORTH,)))
         for t, added in self.turn_kongs(seat):
             acts.append(Action(ActionKind.KONG_ADDED if added else ActionKind.KONG_CONCEALED, (t,) * 4))
         for t in self.riichi_tiles(seat):
@@ -1068,7 +1124,7 @@ class Table:
             lines.append(MoneyLine(Wind(seat), None, RIICHI_COST, RIICHI_DEPOSIT, at))
         honba = self.log.honba
         sticks_before = self.log.riichi_sticks
-        ready = [False] * SEATS
+        ready = [False] * self.n
         if self.wins:
             for w in self.wins:
                 lines += self.win_lines(w)
@@ -1079,21 +1135,23 @@ class Table:
             assert self.drawn_game is not None
             at = self.drawn_game_index
             if self.drawn_game == DrawnGameKind.EXHAUSTIVE:
-                ready = [self.ready(s) for s in range(SEATS)]
-                nagashi = [s for s in range(SEATS) if self.seats[s].river_clean and self.seats[s].river
+                ready = [self.ready(s) for s in range(self.n)]
+                nagashi = [s for s in range(self.n) if self.seats[s].river_clean and self.seats[s].river
                            and self.opts.nagashi_mangan]
                 if nagashi:
                     for s in nagashi:
-                        for p in range(SEATS):
+                        shares = tsumo_shares(MANGAN_BASE, s, self.n, self.opts.tsumo_loss)
+                        for p in range(self.n):
                             if p != s:
-                                amount = 4000 if s == 0 or p == 0 else 2000
+                                amount = shares[p]
                                 lines.append(MoneyLine(Wind(p), Wind(s), amount, NAGASHI_MANGAN, at))
                 else:
                     n_ready = sum(ready)
-                    if 0 < n_ready < SEATS and self.opts.noten_payments:
-                        share = NOTEN_TOTAL // (n_ready * (SEATS - n_ready))
-                        for p in range(SEATS):
-                            for s in range(SEATS):
+                    if 0 < n_ready < self.n and self.opts.noten_payments:
+                        total = NOTEN_TOTAL if self.n == SEATS else NOTEN_TOTAL_3
+                        share = total // (n_ready * (self.n - n_ready))
+                        for p in range(self.n):
+                            for s in range(self.n):
                                 if not ready[p] and ready[s]:
                                     lines.append(MoneyLine(Wind(p), Wind(s), share, TENPAI, at))
                 dealer_continues = ready[0]
@@ -1101,9 +1159,9 @@ class Table:
                 dealer_continues = True
             honba_next = honba + 1
             sticks_next = sticks_before + len(self.deposits)
-        net, pot = nets_and_pot(lines, SEATS)
+        net, pot = nets_and_pot(lines, self.n)
         return Settlement(
-            seats=tuple(SeatMoney(Wind(s), net[s], ready[s]) for s in range(SEATS)),
+            seats=tuple(SeatMoney(Wind(s), net[s], ready[s]) for s in range(self.n)),
             lines=tuple(lines), wins=tuple(w.evaluation for w in self.wins), honba_next=honba_next,
             riichi_sticks_next=sticks_next, dealer_continues=dealer_continues, pot=pot)
 
@@ -1123,16 +1181,17 @@ class Table:
             if w.discarder is not None:
                 pao_amount = (liable_base // 2) * (6 if dealer else 4)
             else:
-                pao_amount = sum(tsumo_shares(liable_base, winner, SEATS, True))
+                pao_amount = sum(tsumo_shares(liable_base, winner, self.n, self.opts.tsumo_loss))
+        per_honba = 150 if self.n == 3 and not self.opts.tsumo_loss else 100  # from each payer of a self-draw
         if honba:
             if w.discarder is not None:
-                honba_from[w.discarder] = 300 * honba
+                honba_from[w.discarder] = per_honba * (self.n - 1) * honba
             elif liable is not None and best.yakuman * YAKUMAN_BASE == liable_base:
-                honba_from[liable] = 300 * honba
+                honba_from[liable] = per_honba * (self.n - 1) * honba
             else:
-                honba_from = {p: 100 * honba for p in range(SEATS) if p != winner}
+                honba_from = {p: per_honba * honba for p in range(self.n) if p != winner}
         out: list[MoneyLine] = []
-        for p in range(SEATS):
+        for p in range(self.n):
             if p == winner:
                 continue
             paid = -change.get(p, 0) - honba_from.get(p, 0)
