@@ -15,7 +15,7 @@ ENGINE_SRC := $(shell find engine -name '*.py' ! -name built.py)
 PURE_TESTS := tests/unit/test_build.py tests/unit/test_tiles_hand.py tests/unit/test_shapes.py tests/unit/test_shapes_plain.py tests/unit/test_memo.py tests/unit/test_mcr_fans.py \
 	tests/unit/test_mcr_memo.py tests/unit/test_mcr_oracle.py tests/unit/test_mcr2p.py tests/unit/test_analysis.py tests/unit/test_sichuan.py tests/unit/test_model.py \
 	tests/unit/test_riichi.py tests/unit/test_riichi_majiang.py tests/unit/test_hk_rules.py tests/unit/test_guangdong.py \
-	tests/unit/test_riichi_referee.py tests/unit/test_riichi_referee_oracle.py tests/unit/test_riichi_referee_perf.py
+	tests/unit/test_riichi_referee.py tests/unit/test_riichi_referee_oracle.py tests/unit/test_riichi_referee_perf.py tests/unit/test_riichi3_referee.py
 
 .PHONY: run test test-unit test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-referee bench-h2load loadtest soak proto clean setup web qt
 

@@ -193,8 +193,8 @@ def hand_log(value: Any, options: Any = None, field: str = "log") -> r.HandLog:
     scores = o.list("scores")
     if any(not isinstance(s, int) or isinstance(s, bool) for s in scores):
         raise _fault(o.at("scores"), "scores are integers")
-    if scores and len(scores) != 4:
-        raise _fault(o.at("scores"), f"{len(scores)} scores: give none or one per seat, East to North")
+    if len(scores) > 4:  # one per seat of the table (the referee checks its own count)
+        raise _fault(o.at("scores"), f"{len(scores)} scores: give none or one per seat, East first")
     honba, sticks = o.int("honba"), o.int("riichi_sticks")
     if honba < 0 or sticks < 0:
         raise _fault(o.at("honba" if honba < 0 else "riichi_sticks"), "negative")

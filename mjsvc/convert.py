@@ -639,8 +639,8 @@ def hand_log_from_proto(msg: pb.HandLog, field: str = "log") -> Any:
     if msg.honba < 0 or msg.riichi_sticks < 0:
         name = "honba" if msg.honba < 0 else "riichi_sticks"
         raise _log_fault(f"{getattr(msg, name)} is negative", f"{field}.{name}")
-    if msg.scores and len(msg.scores) != 4:
-        raise _log_fault(f"{len(msg.scores)} scores: give none or one per seat, East to North", f"{field}.scores")
+    if len(msg.scores) > 4:  # one per seat of the table (the referee checks its own count)
+        raise _log_fault(f"{len(msg.scores)} scores: give none or one per seat, East first", f"{field}.scores")
     prevalent = msg.prevalent_wind
     if prevalent not in (0, 1, 2, 3, 4):
         raise _log_fault(f"{prevalent} is not a Wind value", f"{field}.prevalent_wind")

@@ -58,7 +58,7 @@ FAULTS = [
     pb.HandLog(rule_set="sichuan", events=[pb.HandEvent(void_suit=pb.VoidSuit(seat=pb.WIND_EAST))]),
     pb.HandLog(rule_set="sichuan", events=[pb.HandEvent(exchange=pb.ExchangeThree(exchanges=[
         pb.SeatExchange(seat=pb.WIND_EAST, tiles=P("123m"))]))]),
-    pb.HandLog(rule_set="riichi", scores=[25000, 25000, 25000]),
+    pb.HandLog(rule_set="riichi", scores=[25000] * 5),
     pb.HandLog(rule_set="nope"),
 ]
 

@@ -13,8 +13,9 @@ from engine.rules.guangdong.options import GuangdongOptions
 from engine.rules.hk.options import HkOptions
 from engine.rules.riichi.options import RiichiOptions
 
-CASES = [("riichi", None), ("riichi", RiichiOptions(players=3)), ("sichuan", None), ("mcr", None), ("mcr2p", None), ("hk", None),
-         ("hk", HkOptions(flowers=False)), ("guangdong", None), ("guangdong", GuangdongOptions(players=3))]
+CASES = [("riichi", None), ("riichi", RiichiOptions(players=3)), ("sichuan", None), ("mcr", None), ("mcr2p", None),
+         ("hk", None), ("hk", HkOptions(flowers=False)), ("guangdong", None),
+         ("guangdong", GuangdongOptions(players=3))]
 
 
 @pytest.mark.parametrize("rule_set, options", CASES, ids=lambda c: c if isinstance(c, str) else "opts")

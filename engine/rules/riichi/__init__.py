@@ -46,7 +46,8 @@ Rulings (where rule books differ or the contract is silent):
    row "North Dora (kita)", id 55, ours) and counts as North tiles for the dora and ura indicators (a West
    indicator makes each kita a second dora); dora only, no yaku. A kita before a first-turn win voids it; a
    win on the tile drawn after a kita is rinshan kaihou (replacement_tile without a kong, kita > 0).
-   Payments: a discard as in four-player; a self-draw per `tsumo_loss` (payments.py). Red fives: unset
+   Payments: a discard as in four-player but for its honba (200 a counter with tsumo loss); a self-draw per
+   `tsumo_loss` (payments.py). Red fives: unset
    red_fives_per_suit means 5p and 5s (Tenhou's sanma set); a red 5m is BAD_OPTION.
 9. Renhou (option renhou; riichi.wiki "Renhou", "Rule variations"): `earthly` with self_drawn false, a
    non-dealer's win on a discard in the first uninterrupted go-around (no meld, no kita, no riichi, not a

@@ -1,7 +1,8 @@
 """The Riichi referee: a hand's log (`engine.referee.HandLog`) replayed event by event, each event checked
 against the rules, what each seat may do next (`legal`) and the hand's money (`settle`).
 
-Four players; seats are winds, East deals. The rules are majiang-core's default rule (Tenhou's standard,
+Four players, or three (`players` 3: Mahjong Soul's sanma, below); seats are winds, East deals. The rules
+are majiang-core's default rule (Tenhou's standard,
 docs/referee-riichi.md lists them): red fives, open tanyao, no swap-calling (kuikae), abortive draws (nine
 terminals, four winds, four riichi, four kongs after the following discard, three ron), nagashi mangan,
 noten payments of 3,000, double ron (honba and sticks to the first winner in turn order after the
@@ -25,6 +26,12 @@ Money lines (`MoneyLine.reason`), each with the index of the event that moved it
 * TENPAI: noten payments at an exhaustive draw, 3,000 shared: each seat not ready pays each ready one;
 * NAGASHI_MANGAN: a mangan self-draw (no honba) for each seat whose discards were all terminals and
   honours, none claimed; no noten payments then.
+
+Three players (riichi.wiki "Sanma"; riichienv's game engine is the oracle): 108 tiles, 55 to draw, no chow;
+a North set aside (`Kita`) is open to a win (no chankan), then replaced from the dead wall (rinshan); it
+ends the first go-around, and every ippatsu at its replacement draw; riichi with 3 tiles left; abortive
+draws nine terminals and four kongs only; noten payments 2,000 shared; nagashi, pao and honba as the
+scorer pays a sanma self-draw (`tsumo_loss`).
 
 `Settlement.pot` is what went to the table this hand (deposits less sticks taken), so the nets and the pot
 sum to zero. Stateless: `legal` and `settle` replay the whole log on each call.
