@@ -1,9 +1,9 @@
 """The three-player Riichi referee (options.riichi.players = 3, sanma) on hand-built logs, from the rule text
-(riichi.wiki "Sanma"; Mahjong Soul's sanma as riichienv plays it: tests/unit/test_riichi3_referee_oracle.py):
+(riichi.wiki "Sanma"; Mahjong Soul's sanma as riichienv plays it: tests/unit/test_riichi_referee_riichienv.py):
 a North set aside (kita) with its replacement draw, a win on it that is no robbed kong, the furiten of
 letting it go, kita ending the first go-around, no chow, no 2m-8m, no four riichi or four winds, riichi with
-3 tiles left, noten payments of 2,000, a ron's honba at 200 a counter, and the logs three players cannot
-have."""
+3 tiles left, noten payments of 2,000, a ron's honba at 200 a counter, nagashi mangan and pao paid as
+self-draws with tsumo loss, and the logs three players cannot have."""
 
 from __future__ import annotations
 
@@ -169,11 +169,11 @@ def test_riichi_needs_three_tiles_left_to_draw() -> None:
 
 def test_an_exhaustive_draw_pays_2000_shared() -> None:
     pytest.importorskip("riichienv")
-    import riichienv_sanma  # hands played toward a ready hand, so that drawn games have ready seats
+    import riichienv_hands  # hands played toward a ready hand, so that drawn games have ready seats
 
     seen: set[int] = set()
     for seed in range(200):
-        lg = riichienv_sanma.play(seed).log
+        lg = riichienv_hands.play(seed).log
         if not isinstance(lg.events[-1], DrawnGame):
             continue
         s = referee.settle(lg)
@@ -239,3 +239,56 @@ def test_random_sanma_hands_play_out() -> None:
         assert sum(m.net for m in s.seats) + s.pot == 0 and len(s.seats) == 3
         kinds |= {type(e).__name__ for e in lg.events}
     assert {"Kita", "Win", "DrawnGame"} <= kinds
+
+
+def _nagashi_log(options: RiichiOptions) -> HandLog:
+    """A whole sanma hand in which East (the dealer) discards only terminals and honours and nobody claims:
+    East is dealt 13 terminals and honours and discards each tile it draws, all terminals and honours; South
+    and West hold the other terminals and honours and discard the simples they draw. 55 draws, then the
+    exhaustive draw."""
+    orphans = [k for k in parse_tiles("19m19p19sESWNCFP") for _ in range(4)]
+    simples = [k for k in parse_tiles("234678p234678s") for _ in range(4)]  # no fives: no red ones to name
+    east = orphans[:13]  # 1m x4, 9m x4, 1p x4, 9p
+    rest_orphans = orphans[13:]
+    east_draws = rest_orphans[:19]
+    south = rest_orphans[19:32]
+    west = rest_orphans[32:38] + simples[:7]
+    dora = simples[7]
+    others = simples[8:8 + 36]
+    deal = Deal((SeatTiles(E, tuple(east)), SeatTiles(S, tuple(south)), SeatTiles(W, tuple(west))), (dora,))
+    events: list[HandEvent] = [deal]
+    for turn in range(55):
+        seat = (E, S, W)[turn % 3]
+        tile = east_draws.pop() if seat == E else others.pop()
+        events += [Draw(seat, tile), Discard(seat, tile)]
+    events.append(DrawnGame(DrawnGameKind.EXHAUSTIVE))
+    return HandLog("riichi", tuple(events), options)
+
+
+def test_nagashi_mangan_is_paid_as_a_self_draw_with_tsumo_loss() -> None:
+    lg = _nagashi_log(SANMA)
+    s = referee.settle(lg)
+    assert [(line.payer, line.payee, line.amount, line.reason) for line in s.lines] == [
+        (S, E, 4000, "NAGASHI_MANGAN"), (W, E, 4000, "NAGASHI_MANGAN")]  # the dealer's mangan: 4,000 each
+    assert s.dealer_continues == s.seats[0].ready and s.honba_next == 1
+    split = referee.settle(_nagashi_log(RiichiOptions(players=3, tsumo_loss=False)))
+    assert [line.amount for line in split.lines] == [6000, 6000]  # North's share split
+    with pytest.raises(IllegalEventError):  # one more draw: the wall has 55
+        referee.legal(replace(lg, events=(*lg.events[:-1], Draw(E, t("E")))))
+
+
+def test_pao_on_a_self_draw_pays_what_the_two_payers_would() -> None:
+    """South pungs red and green from East and white from West, then draws its big three dragons: West, who
+    fed the last dragon set, pays the whole self-draw (the dealer's 16,000 and its own 8,000: tsumo loss)."""
+    deal = Deal((SeatTiles(E, tuple(parse_tiles("19m19p19sESWNECF"))),
+                 SeatTiles(S, tuple(parse_tiles("1m9m1p9p234sCCFFPP"))),
+                 SeatTiles(W, tuple(parse_tiles("234678p23467s8sP")))), (t("9s"),))
+    events = (Draw(E, t("4p")), Discard(E, t("C")), Claim(S, MeldKind.PUNG, (t("C"),) * 3), Discard(S, t("1m")),
+              Draw(W, t("6p")), Discard(W, t("6p")),
+              Draw(E, t("4s")), Discard(E, t("F")), Claim(S, MeldKind.PUNG, (t("F"),) * 3), Discard(S, t("9m")),
+              Draw(W, t("7p")), Discard(W, t("P")), Claim(S, MeldKind.PUNG, (t("P"),) * 3), Discard(S, t("1p")),
+              Draw(W, t("2p")), Discard(W, t("2p")), Draw(E, t("3p")), Discard(E, t("3p")), Draw(S, t("9p")),
+              Win(S, self_drawn=True))
+    s = referee.settle(HandLog("riichi", (deal, *events), SANMA))
+    assert [(line.payer, line.amount, line.reason) for line in s.lines] == [(W, 24000, "PAO")]
+    assert [(m.seat, m.net) for m in s.seats] == [(E, 0), (S, 24000), (W, -24000)]

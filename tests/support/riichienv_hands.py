@@ -1,12 +1,14 @@
-"""Test support: three-player Riichi hands played by riichienv's own game engine (`riichienv.RiichiEnv`,
-Apache-2.0, a Rust engine that plays Mahjong Soul's sanma), turned into our `HandLog`, with what riichienv
-offered each seat at every decision and the points each seat won or lost.
+"""Test support: Riichi hands played by riichienv's own game engine (`riichienv.RiichiEnv`, Apache-2.0, a
+Rust engine), turned into our `HandLog`, with what riichienv offered each seat at every decision and the
+points each seat won or lost. Three players play Mahjong Soul's sanma (`GameRule.default_mjsoul()`), four
+Tenhou's rule (`GameRule.default_tenhou()`), each with our options set to the same rule (`OPTIONS`).
 
 riichienv decides everything here: the wall, what each seat may do, furiten, the end of the hand and the
-money. The players' choices come from a seeded policy that wins whenever it may and otherwise declares riichi,
-sets Norths aside, calls and discards toward a ready hand (the engine's shanten picks the discard; the
-choice of action is not what is compared). Seats: riichienv's player `oya` deals; our seat wind is
-(player - oya) mod 3."""
+money. The players' choices come from a seeded policy that wins whenever it may and otherwise declares
+riichi, sets Norths aside, calls (every pung and kong it may at a third of the tables, for more kongs) and
+discards toward a ready hand (the engine's shanten picks the discard; the choice of action is not what is
+compared). Seats: riichienv's player `oya` deals; our seat wind is
+(player - oya) mod the number of players."""
 
 from __future__ import annotations
 
@@ -22,8 +24,10 @@ from engine.referee import ActionKind
 from engine.rules.riichi.options import RiichiOptions
 from engine.tiles import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE, parse_tile
 
-PLAYERS = 3
-OPTIONS = RiichiOptions(players=3)
+# Three players, Mahjong Soul's rule (`GameRule.default_mjsoul()`): double yakuman as our default, thirteen
+# orphans may rob a concealed kong (our option kokushi_robs_concealed_kong). Four, Tenhou's
+# (`default_tenhou()`): no double yakuman; a third ron aborts, as our default.
+OPTIONS = {3: RiichiOptions(players=3, kokushi_robs_concealed_kong=True), 4: RiichiOptions(double_yakuman=False)}
 
 # riichienv's tile kinds (tile id // 4): 0-26 suits as ours, 27-30 E S W N, 31 white, 32 green, 33 red
 _HONOURS = {27: "E", 28: "S", 29: "W", 30: "N", 31: "P", 32: "F", 33: "C"}
@@ -46,12 +50,14 @@ def tile_of_kind(k: int) -> int:
     return tile_of_mjai(_HONOURS[k])[0]
 
 
-def seat_of(player: int, oya: int) -> Wind:
-    return Wind((player - oya) % PLAYERS)
+def seat_of(player: int, oya: int, players: int) -> Wind:
+    return Wind((player - oya) % players)
 
 
 _DRAWN = {"exhaustive_draw": r.DrawnGameKind.EXHAUSTIVE, "nagashimangan": r.DrawnGameKind.EXHAUSTIVE,
-          "kyushu_kyuhai": r.DrawnGameKind.NINE_TERMINALS, "suukansansen": r.DrawnGameKind.FOUR_KONGS}
+          "kyushu_kyuhai": r.DrawnGameKind.NINE_TERMINALS, "suukansansen": r.DrawnGameKind.FOUR_KONGS,
+          "sufuurenta": r.DrawnGameKind.FOUR_WINDS, "suucha_riichi": r.DrawnGameKind.FOUR_RIICHI,
+          "sanchaho": r.DrawnGameKind.THREE_RON}
 
 
 def log_of(mjai: list[dict[str, Any]]) -> r.HandLog:
@@ -59,17 +65,19 @@ def log_of(mjai: list[dict[str, Any]]) -> r.HandLog:
     events: list[r.HandEvent] = []
     start = next(e for e in mjai if e["type"] == "start_kyoku")
     oya = start["oya"]
+    players = len(start["tehais"])
     riichi_next: set[int] = set()
     riichi_seats: set[int] = set()
     hands = []
     for p, tehai in enumerate(start["tehais"]):
         tiles = [tile_of_mjai(t) for t in tehai]
-        hands.append(r.SeatTiles(seat_of(p, oya), tuple(t for t, _ in tiles), tuple(t for t, red in tiles if red)))
+        hands.append(r.SeatTiles(seat_of(p, oya, players), tuple(t for t, _ in tiles),
+                                 tuple(t for t, red in tiles if red)))
     events.append(r.Deal(tuple(sorted(hands, key=lambda h: h.seat)), (tile_of_mjai(start["dora_marker"])[0],)))
     for e in mjai[mjai.index(start) + 1:]:
         kind = e["type"]
         actor = e.get("actor")
-        seat = seat_of(actor, oya) if actor is not None else Wind.EAST
+        seat = seat_of(actor, oya, players) if actor is not None else Wind.EAST
         if kind == "tsumo":
             t, red = tile_of_mjai(e["pai"])
             events.append(r.Draw(seat, t, red))
@@ -81,6 +89,11 @@ def log_of(mjai: list[dict[str, Any]]) -> r.HandLog:
                 riichi_seats.add(actor)
         elif kind == "reach":
             riichi_next.add(actor)
+        elif kind == "chi":
+            t, red = tile_of_mjai(e["pai"])
+            own = [tile_of_mjai(c) for c in e["consumed"]]
+            reds = [t] * red + [k for k, red_own in own if red_own]
+            events.append(r.Claim(seat, MeldKind.CHOW, tuple(sorted([t, *(k for k, _ in own)])), tuple(reds)))
         elif kind in ("pon", "daiminkan"):
             t, red = tile_of_mjai(e["pai"])
             reds = [t] * red + [tile_of_mjai(c)[0] for c in e["consumed"] if tile_of_mjai(c)[1]]
@@ -103,19 +116,20 @@ def log_of(mjai: list[dict[str, Any]]) -> r.HandLog:
             events.append(r.DrawnGame(_DRAWN[e["reason"]]))
         elif kind in ("end_kyoku", "end_game"):
             break
-    scores = [0] * PLAYERS
+    scores = [0] * players
     for p, s in enumerate(start["scores"]):
-        scores[seat_of(p, oya)] = s
-    return r.HandLog("riichi", tuple(events), OPTIONS, Wind(["E", "S", "W"].index(start["bakaze"])),
+        scores[seat_of(p, oya, players)] = s
+    return r.HandLog("riichi", tuple(events), OPTIONS[players], Wind(["E", "S", "W"].index(start["bakaze"])),
                      start["honba"], start["kyotaku"], tuple(scores))
 
 
-def offered(obs: Any, oya: int) -> tuple[Wind, frozenset[tuple[ActionKind, int]]]:
+def offered(obs: Any, oya: int, players: int) -> tuple[Wind, frozenset[tuple[ActionKind, int]]]:
     """What riichienv offers one player, in our terms: (kind, tile) pairs (tile -1 where none is named)."""
     from riichienv import ActionType as T
 
     names = {T.DISCARD: ActionKind.DISCARD, T.RIICHI: ActionKind.RIICHI, T.TSUMO: ActionKind.WIN_SELF_DRAWN,
-             T.RON: ActionKind.WIN_DISCARD, T.PON: ActionKind.PUNG, T.DAIMINKAN: ActionKind.KONG_CLAIMED,
+             T.RON: ActionKind.WIN_DISCARD, T.CHI: ActionKind.CHOW, T.PON: ActionKind.PUNG,
+             T.DAIMINKAN: ActionKind.KONG_CLAIMED,
              T.ANKAN: ActionKind.KONG_CONCEALED, T.KAKAN: ActionKind.KONG_ADDED, T.KITA: ActionKind.KITA,
              T.KYUSHU_KYUHAI: ActionKind.NINE_TERMINALS}
     out = set()
@@ -124,11 +138,13 @@ def offered(obs: Any, oya: int) -> tuple[Wind, frozenset[tuple[ActionKind, int]]
         if k is None:
             continue  # PASS
         tile = -1
-        if k in (ActionKind.DISCARD, ActionKind.PUNG, ActionKind.KONG_CLAIMED, ActionKind.KONG_CONCEALED,
+        if k == ActionKind.CHOW:  # named by its lowest tile
+            tile = tile_of_kind(min([a.tile, *a.consume_tiles]) // 4)
+        elif k in (ActionKind.DISCARD, ActionKind.PUNG, ActionKind.KONG_CLAIMED, ActionKind.KONG_CONCEALED,
                  ActionKind.KONG_ADDED):
             tile = tile_of_kind((a.tile if a.tile is not None else a.consume_tiles[0]) // 4)
         out.add((k, tile))
-    return seat_of(obs.player_id, oya), frozenset(out)
+    return seat_of(obs.player_id, oya, players), frozenset(out)
 
 
 def ours(actions: r.SeatActions) -> frozenset[tuple[ActionKind, int]]:
@@ -137,7 +153,7 @@ def ours(actions: r.SeatActions) -> frozenset[tuple[ActionKind, int]]:
     for a in actions.actions:
         if a.kind in (ActionKind.PASS, ActionKind.DRAW, ActionKind.DRAWN_GAME):
             continue
-        named = a.kind in (ActionKind.DISCARD, ActionKind.PUNG, ActionKind.KONG_CLAIMED,
+        named = a.kind in (ActionKind.DISCARD, ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG_CLAIMED,
                            ActionKind.KONG_CONCEALED, ActionKind.KONG_ADDED)
         out.add((a.kind, a.tiles[0] if named else -1))
     return frozenset(out)
@@ -159,7 +175,7 @@ def _shanten_after(hand: list[int], drop: int) -> int:
     return analysis.shanten(counts, (13 - n) // 3, False)
 
 
-def _choose(obs: Any, rng: random.Random) -> Any:
+def _choose(obs: Any, rng: random.Random, caller: bool) -> Any:
     from riichienv import ActionType as T
 
     by: dict[Any, list[Any]] = {}
@@ -174,7 +190,9 @@ def _choose(obs: Any, rng: random.Random) -> Any:
         return by[T.KYUSHU_KYUHAI][0]
     if T.KITA in by and rng.random() < 0.85:
         return by[T.KITA][0]
-    for k, p in ((T.ANKAN, 0.5), (T.KAKAN, 0.5), (T.DAIMINKAN, 0.3), (T.PON, 0.35)):
+    calls = (((T.ANKAN, 1.0), (T.KAKAN, 1.0), (T.DAIMINKAN, 1.0), (T.PON, 0.9), (T.CHI, 0.1)) if caller else
+             ((T.ANKAN, 0.5), (T.KAKAN, 0.5), (T.DAIMINKAN, 0.3), (T.PON, 0.35), (T.CHI, 0.25)))
+    for k, p in calls:
         if k in by and rng.random() < p:
             return rng.choice(by[k])
     if T.DISCARD in by:
@@ -185,37 +203,40 @@ def _choose(obs: Any, rng: random.Random) -> Any:
     return rng.choice(obs.legal_actions())
 
 
-def play(seed: int, decisions: bool = False) -> Played:
-    """One hand of sanma played by riichienv. The dealer, the round wind, honba, sticks and the scores before
+def play(seed: int, decisions: bool = False, players: int = 3) -> Played:
+    """One hand of `players` played by riichienv. The dealer, the round wind, honba, sticks and the scores before
     the hand vary with the seed;
     `decisions`: also record, before each step, the log so far and what riichienv offered each seat."""
-    from riichienv import GameType, RiichiEnv
+    from riichienv import GameRule, GameType, RiichiEnv
 
     rng = random.Random(seed)
-    env = RiichiEnv(game_mode=int(GameType.SAN_IKKYOKU), seed=seed, round_wind=rng.randrange(2))
+    env = RiichiEnv(game_mode=int(GameType.SAN_IKKYOKU if players == 3 else GameType.YON_IKKYOKU), seed=seed,
+                    round_wind=rng.randrange(2),
+                    rule=GameRule.default_mjsoul() if players == 3 else GameRule.default_tenhou())
     honba, sticks = rng.choice((0, 0, 1, 2, 4)), rng.choice((0, 0, 1, 2))
-    scores = [rng.randrange(50, 500) * 100 for _ in range(PLAYERS)]
-    obs = env.reset(oya=rng.randrange(PLAYERS), honba=honba, kyotaku=sticks, scores=scores)
+    caller = rng.random() < 0.3  # a table that calls every pung and kong it may: more kongs and four kongs
+    scores = [rng.randrange(50, 500) * 100 for _ in range(players)]
+    obs = env.reset(oya=rng.randrange(players), honba=honba, kyotaku=sticks, scores=scores)
     oya = env.oya
     start = list(env.scores())
     recorded: list[tuple[r.HandLog, dict[Wind, frozenset[tuple[ActionKind, int]]]]] = []
     while not env.done():
         if decisions and env.mjai_log[-1]["type"] != "reach":  # riichienv's riichi is two steps: the
             # declaration, then the discard among the riichi discards (ours: RIICHI names them at once)
-            offers = dict(offered(o, oya) for o in obs.values() if o.legal_actions())
+            offers = dict(offered(o, oya, players) for o in obs.values() if o.legal_actions())
             recorded.append((log_of(list(env.mjai_log)), offers))
-        obs = env.step({p: _choose(o, rng) for p, o in obs.items() if o.legal_actions()})
-    deltas = [0] * PLAYERS
+        obs = env.step({p: _choose(o, rng, caller) for p, o in obs.items() if o.legal_actions()})
+    deltas = [0] * players
     for p, (a, b) in enumerate(zip(start, env.scores(), strict=True)):
-        deltas[seat_of(p, oya)] = b - a
+        deltas[seat_of(p, oya, players)] = b - a
     return Played(log_of(list(env.mjai_log)), tuple(deltas), recorded)
 
 
-def check(seed: int, decisions: bool, counts: Counter[str]) -> list[str]:
+def check(seed: int, decisions: bool, counts: Counter[str], players: int = 3) -> list[str]:
     """One hand played by riichienv against our referee: the log replays (every event legal), settles to
     riichienv's points seat by seat, and (`decisions`) at each decision our Legal offers what riichienv
     offered each seat. Returns the disagreements, each named by seed and event count."""
-    played = play(seed, decisions)
+    played = play(seed, decisions, players)
     problems = []
     out = r.settle(played.log)
     nets = tuple(m.net for m in out.seats)
@@ -225,6 +246,14 @@ def check(seed: int, decisions: bool, counts: Counter[str]) -> list[str]:
         problems.append(f"seed {seed}: nets and pot do not sum to zero")
     counts["hands"] += 1
     counts["wins" if out.wins else "drawn games"] += 1
+    last = played.log.events[-1]
+    if isinstance(last, r.DrawnGame):
+        counts[f"drawn game {last.kind.name}"] += 1
+    counts["double ron"] += len(out.wins) > 1
+    counts["kongs"] += sum(isinstance(e, (r.Kong,)) or (isinstance(e, r.Claim) and e.kind == MeldKind.KONG)
+                           for e in played.log.events)
+    counts["pao"] += any(line.reason == "PAO" for line in out.lines)
+    counts["nagashi"] += any(line.reason == "NAGASHI_MANGAN" for line in out.lines)
     counts["kita"] += sum(isinstance(e, r.Kita) for e in played.log.events)
     for log, offers in played.decisions:
         mine = {s.seat: ours(s) for s in r.legal(log)}
