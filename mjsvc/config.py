@@ -32,6 +32,8 @@ class ServeConfig:
     max_concurrent_streams: int = 1000
     max_concurrent_rpcs: int = 0
     shed_above: float = 0.0
+    max_queued_calls: int = 0
+    max_queue_time: int = 0
     max_batch: int = 1000
     stream_rate: float = 1000.0
     stream_burst: int = 0
@@ -80,6 +82,13 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
      "busy fraction of a worker's event loop (0-1, e.g. 0.95) at or over which it refuses a growing share of "
      "new unary calls at once with RESOURCE_EXHAUSTED (OVERLOADED), up to 90%, and a shrinking one below it "
      "(0: never shed); Play messages are not shed"),
+    ("max_queued_calls", "MJSVC_MAX_QUEUED_CALLS",
+     "calls a worker holds waiting for its event loop (received, not yet started) before gRPC refuses new "
+     "ones at once with CANCELLED (0: gRPC's default, 1,000 to 3,000); an open Play stream has been started "
+     "and never waits here, so streams take no part of this bound"),
+    ("max_queue_time", "MJSVC_MAX_QUEUE_TIME",
+     "whole seconds a received call may wait for the worker's event loop before gRPC cancels it (CANCELLED; "
+     "0: gRPC's default, 30)"),
     ("max_batch", "MJSVC_MAX_BATCH", "most requests in one EvaluateBatch call (more: RESOURCE_EXHAUSTED)"),
     ("stream_rate", "MJSVC_STREAM_RATE",
      "messages per second allowed on one Play stream (0: no limit); excess messages are answered "
@@ -152,7 +161,7 @@ def check(cfg: ServeConfig) -> None:
     if bool(cfg.tls_cert) != bool(cfg.tls_key):
         raise SystemExit("TLS needs both --tls-cert and --tls-key")
     for name in ("port", "metrics_port", "workers", "cache_size", "cache_bytes", "max_concurrent_rpcs", "max_batch",
-                 "max_streams", "stream_idle_timeout", "shed_above"):
+                 "max_streams", "stream_idle_timeout", "shed_above", "max_queued_calls", "max_queue_time"):
         if getattr(cfg, name) < 0:
             raise SystemExit(f"--{name.replace('_', '-')} must be >= 0")
     if cfg.port == 0:

@@ -100,6 +100,13 @@ def server_options(cfg: ServeConfig) -> list[tuple[str, Any]]:
             ("grpc.max_connection_age_ms", int(cfg.max_connection_age * 1000)),
             ("grpc.max_connection_age_grace_ms", int(cfg.max_connection_age_grace * 1000)),
         ]
+    if cfg.max_queued_calls > 0:
+        # gRPC core's bound on calls received but not yet requested by the worker's loop (a unary call waits
+        # there behind the one being answered; a Play stream is requested at once and then holds no place)
+        options += [("grpc.server.max_pending_requests", cfg.max_queued_calls),
+                    ("grpc.server.max_pending_requests_hard_limit", cfg.max_queued_calls)]
+    if cfg.max_queue_time > 0:
+        options.append(("grpc.server_max_unrequested_time_in_server", cfg.max_queue_time))
     if cfg.max_connection_idle > 0:
         # Connections with no call open (abandoned clients, pools sized for a peak) are closed with GOAWAY.
         options.append(("grpc.max_connection_idle_ms", int(cfg.max_connection_idle * 1000)))

@@ -179,3 +179,62 @@ class _Never:
 
     def close(self) -> None:
         self._closed.set()
+
+
+def _batch_h2load(srv: ServerProcess, body: Path, calls: int) -> dict[str, Any]:
+    cmd = h2load_command(srv.address, str(body), calls, 4, 64)
+    cmd[-1] = cmd[-1].replace("/Evaluate", "/EvaluateBatch")
+    return parse(subprocess.run(cmd, capture_output=True, text=True, timeout=300).stdout)
+
+
+def _answered(srv: ServerProcess, method: str) -> dict[str, float]:
+    return {dict(labels)["grpc_code"]: v for (name, labels), v in srv.metrics().items()
+            if name == "grpc_server_handled_total" and dict(labels).get("grpc_method") == method}
+
+
+@needs_h2load
+def test_the_queue_of_calls_waiting_for_a_worker_is_bounded(tmp_path: Path) -> None:
+    """--max-queued-calls: 256 concurrent calls against one worker that queues at most 8; gRPC refuses the
+    rest at once (they never reach the service: CANCELLED), so the answered calls wait little."""
+    body = tmp_path / "evaluate.grpc"
+    body.write_bytes(grpc_frame(WIN.SerializeToString()))
+    with ServerProcess("--cache-size", "0", "--max-queued-calls", "8", workers=1) as srv:
+        run = _h2load(srv, body, 20000)
+        answered = _answered(srv, "Evaluate")
+        with grpc.insecure_channel(srv.address) as ch:  # calls are answered again after the storm
+            assert mahjong_pb2_grpc.MahjongEngineStub(ch).Evaluate(WIN, timeout=10).is_win
+    assert run["done"] == 20000
+    assert set(answered) == {"OK"} and 0 < answered["OK"] < 20000 // 2, answered
+
+
+@needs_h2load
+def test_a_call_waits_for_a_worker_at_most_the_queue_time(tmp_path: Path) -> None:
+    """--max-queue-time 1: 256 concurrent EvaluateBatch calls of 400 hands each queue for seconds without it
+    (the last answered after several); with it, a call that waited a second is cancelled by gRPC, so none
+    takes much over a second and some are not answered."""
+    body = tmp_path / "batch.grpc"
+    body.write_bytes(grpc_frame(pb.EvaluateBatchRequest(requests=[WIN] * 400).SerializeToString()))
+    with ServerProcess("--cache-size", "0", "--max-queue-time", "1", workers=1) as srv:
+        run = _batch_h2load(srv, body, 400)
+        answered = _answered(srv, "EvaluateBatch")
+    assert run["done"] == 400
+    latency = run["latency_us"]
+    assert isinstance(latency, dict) and latency["max"] < 2_000_000, run
+    assert set(answered) == {"OK"} and 0 < answered["OK"] < 400, answered
+
+
+def test_idle_streams_take_no_place_in_the_queue_bound() -> None:
+    """With --max-queued-calls 2, 40 open Play streams that send nothing leave room for unary calls."""
+    with ServerProcess("--max-queued-calls", "2", workers=1) as srv, grpc.insecure_channel(srv.address) as ch:
+        stub = mahjong_pb2_grpc.MahjongEngineStub(ch)
+        holders = []
+        for _ in range(40):
+            it = _Never()
+            holders.append((it, stub.Play(it, timeout=60)))
+        time.sleep(0.5)
+        for _ in range(20):
+            with grpc.insecure_channel(srv.address) as fresh:
+                assert mahjong_pb2_grpc.MahjongEngineStub(fresh).Evaluate(WIN, timeout=10).is_win
+        for it, call in holders:
+            it.close()
+            call.cancel()
