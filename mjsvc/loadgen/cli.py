@@ -89,9 +89,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "ipv4:10.0.0.2:50051,10.0.0.3:50051 or dns:///NAME:PORT (default %(default)s)")
     p.add_argument("--tables", type=int, default=200, help="tables playing at once (default %(default)s)")
     p.add_argument("--connections", type=int, default=8, help="gRPC channels, each its own TCP connection")
-    p.add_argument("--game", choices=("mcr", "riichi", "sichuan"), default="mcr",
-                   help="mcr: the MCR simulator (Evaluate, Analyze); riichi, sichuan: tables refereed by the "
-                        "server, every step a Legal call on the hand's log, each hand settled (default %(default)s)")
+    p.add_argument("--game", choices=("mcr", "riichi", "riichi3", "sichuan"), default="mcr",
+                   help="mcr: the MCR simulator (Evaluate, Analyze); riichi, riichi3 (three players), sichuan: "
+                        "tables refereed by the server, every step a Legal call on the hand's log, each hand "
+                        "settled (default %(default)s)")
     p.add_argument("--mode", choices=("stream", "unary"), default="stream",
                    help="one Play stream per table, or unary Evaluate/Analyze calls")
     p.add_argument("--duration", type=float, default=None, help="seconds to run (default 60 unless --games)")

@@ -1,4 +1,6 @@
-"""Tables refereed by the server (`mjsvc loadgen --game riichi|sichuan`): each table holds its wall and the
+"""Tables refereed by the server (`mjsvc loadgen --game riichi|riichi3|sichuan`; riichi3: three-player
+Riichi, options.riichi.players = 3, where a seat sets its Norths aside when Legal offers it): each table
+holds its wall and the
 hand's log, and asks `Legal` before every step; the players choose among what the server allows, and the
 hand ends with `Settle`. Discards follow the server's `Analyze` advice where the rules allow it. So every
 step of play is one `Legal` call on the whole log so far (stateless, as a game server calls it), and each
@@ -18,13 +20,16 @@ from typing import Any
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.loadgen.table import BaseTable
 
-GAMES = ("mcr", "riichi", "sichuan")
+GAMES = ("mcr", "riichi", "riichi3", "sichuan")
 _SUITED = 27
 _FIVES = (4, 13, 22)  # 5m 5p 5s
 _WIN_KINDS = (pb.ACTION_KIND_WIN_SELF_DRAWN, pb.ACTION_KIND_WIN_DISCARD)
 _CLAIMS = {pb.ACTION_KIND_PUNG: pb.MELD_KIND_PUNG, pb.ACTION_KIND_KONG_CLAIMED: pb.MELD_KIND_KONG,
            pb.ACTION_KIND_CHOW: pb.MELD_KIND_CHOW}
 _FROM: dict[int, Any] = {3: pb.CLAIMED_FROM_LEFT, 2: pb.CLAIMED_FROM_ACROSS, 1: pb.CLAIMED_FROM_RIGHT}
+_FROM_3: dict[int, Any] = {2: pb.CLAIMED_FROM_LEFT, 1: pb.CLAIMED_FROM_RIGHT}  # three players: no one across
+_NORTH = 30
+_SANMA_GONE = range(1, 8)  # 2m-8m: not in the three-player set
 _MAX_STEPS = 1000  # a hand has fewer than 400 events; a table that loops is a fault
 
 
@@ -39,9 +44,11 @@ class Tile:
 
 
 def wall_of(game: str, rng: random.Random) -> list[Tile]:
-    """A shuffled set: Riichi's 136 with one red five per suit, Sichuan's 108 suited tiles."""
-    kinds = range(_SUITED) if game == "sichuan" else range(34)
-    wall = [Tile(k, game == "riichi" and k in _FIVES and copy == 0) for k in kinds for copy in range(4)]
+    """A shuffled set: Riichi's 136 with one red five per suit, three-player Riichi's 108 (no 2m-8m, red 5p
+    and 5s), Sichuan's 108 suited tiles."""
+    kinds = (range(_SUITED) if game == "sichuan" else [k for k in range(34) if k not in _SANMA_GONE]
+             if game == "riichi3" else range(34))
+    wall = [Tile(k, game != "sichuan" and k in _FIVES and copy == 0) for k in kinds for copy in range(4)]
     rng.shuffle(wall)
     return wall
 
@@ -65,10 +72,13 @@ class HandState:
 
     def __init__(self, game: str, rng: random.Random) -> None:
         self.game = game
+        self.rule_set = "riichi" if game == "riichi3" else game
+        self.players = 3 if game == "riichi3" else 4
+        self.options = pb.RuleOptions(riichi=pb.RiichiOptions(players=3)) if game == "riichi3" else None
         self.rng = rng
         self.wall = wall_of(game, rng)
-        self.dead = [self.wall.pop() for _ in range(14)] if game == "riichi" else []
-        self.hands: list[list[Tile]] = [[self.wall.pop() for _ in range(13)] for _ in range(4)]
+        self.dead = [self.wall.pop() for _ in range(14)] if self.rule_set == "riichi" else []
+        self.hands: list[list[Tile]] = [[self.wall.pop() for _ in range(13)] for _ in range(self.players)]
         self.hands[0].append(self.wall.pop())  # East deals, with 14
         self.dora: list[Tile] = [self.dead.pop()] if self.dead else []
         self.riichi: set[int] = set()
@@ -76,8 +86,9 @@ class HandState:
         self.void: dict[int, int] = {}  # Sichuan: each seat's void suit
         self.dora_owed = 0  # Riichi: kongs whose dora indicator is still to turn
         self.last_discard: Tile | None = None
+        self.drawn: dict[int, Tile] = {}  # each seat's last tile drawn (after riichi the one discarded)
         self.last_discarder = 0
-        self.melds: list[list[pb.Meld]] = [[] for _ in range(4)]
+        self.melds: list[list[pb.Meld]] = [[] for _ in range(self.players)]
         deal = pb.Deal(hands=[pb.SeatTiles(seat=wind(s), tiles=[proto_tile(t.kind) for t in h],
                                            red_fives=[proto_tile(t.kind) for t in h if t.red])
                               for s, h in enumerate(self.hands)],
@@ -85,7 +96,7 @@ class HandState:
         self.events.append(pb.HandEvent(deal=deal))
 
     def log(self) -> pb.HandLog:
-        return pb.HandLog(rule_set=self.game, events=self.events)
+        return pb.HandLog(rule_set=self.rule_set, options=self.options, events=self.events)
 
     def take(self, seat: int, kind: int, n: int = 1, prefer_plain: bool = True) -> list[Tile]:
         """Remove n tiles of `kind` from the seat's hand (plain fives before red ones)."""
@@ -201,6 +212,9 @@ class RefereeTable(BaseTable):
         acts = list(s.actions)
         if any(a.kind == pb.ACTION_KIND_NINE_TERMINALS for a in acts) and rng.random() < 0.5:
             return pb.HandEvent(drawn_game=pb.DrawnGame(kind=pb.DRAWN_GAME_KIND_NINE_TERMINALS))
+        if any(a.kind == pb.ACTION_KIND_KITA for a in acts) and rng.random() < 0.9:
+            h.take(seat, _NORTH)  # the North set aside; Legal then offers the replacement draw
+            return pb.HandEvent(kita=pb.Kita(seat=s.seat))
         kongs = [a for a in acts if a.kind in (pb.ACTION_KIND_KONG_CONCEALED, pb.ACTION_KIND_KONG_ADDED)]
         if kongs and rng.random() < 0.5:
             a = rng.choice(kongs)
@@ -213,7 +227,7 @@ class RefereeTable(BaseTable):
                 pung.tiles.append(proto_tile(kind))
             else:
                 h.melds[seat].append(pb.Meld(kind=pb.MELD_KIND_KONG, tiles=[proto_tile(kind)] * 4, concealed=True))
-            h.dora_owed += h.game == "riichi"
+            h.dora_owed += h.rule_set == "riichi"
             return pb.HandEvent(kong=pb.Kong(seat=s.seat, tile=proto_tile(kind), added=added,
                                              red=added and taken[0].red))
         riichi = [action_tiles(a)[0] for a in acts if a.kind == pb.ACTION_KIND_RIICHI]
@@ -223,7 +237,12 @@ class RefereeTable(BaseTable):
         if not choices:
             raise self._bad(f"seat {seat} may act but has nothing to discard")
         tile = await self._advice(h, seat, choices)
-        thrown = h.take(seat, tile)[0]
+        drawn = h.drawn.get(seat)
+        if seat in h.riichi and drawn is not None and drawn.kind == tile:  # the tile drawn, red or not
+            h.hands[seat].remove(drawn)
+            thrown = drawn
+        else:
+            thrown = h.take(seat, tile)[0]
         h.last_discard = thrown
         h.last_discarder = seat
         if declare:
@@ -242,7 +261,9 @@ class RefereeTable(BaseTable):
         opts = None
         if h.game == "sichuan" and seat in h.void:
             opts = pb.RuleOptions(sichuan=pb.SichuanOptions(void_suit=proto_suit(h.void[seat])))
-        req = pb.AnalyzeRequest(rule_set=h.game, options=opts,
+        if h.options is not None:
+            opts = h.options
+        req = pb.AnalyzeRequest(rule_set=h.rule_set, options=opts,
                                 hand=pb.Hand(concealed=[proto_tile(t) for t in tiles], melds=h.melds[seat]))
         advice = await self.analyze(req)
         for d in advice.discards:
@@ -262,9 +283,10 @@ class RefereeTable(BaseTable):
         reds = [proto_tile(t.kind) for t in [*taken, discard] if t.red]
         self.stats.claims[pb.MeldKind.Name(_CLAIMS[a.kind]).removeprefix("MELD_KIND_").lower()] += 1
         h.melds[seat].append(pb.Meld(kind=_CLAIMS[a.kind], tiles=[proto_tile(t) for t in meld],
-                                     claimed_from=_FROM[(h.last_discarder - seat) % 4],
+                                     claimed_from=(_FROM if h.players == 4 else _FROM_3)[
+                                         (h.last_discarder - seat) % h.players],
                                      claimed_index=meld.index(discard.kind)))
-        h.dora_owed += a.kind == pb.ACTION_KIND_KONG_CLAIMED and h.game == "riichi"
+        h.dora_owed += a.kind == pb.ACTION_KIND_KONG_CLAIMED and h.rule_set == "riichi"
         return pb.HandEvent(claim=pb.Claim(seat=s.seat, kind=_CLAIMS[a.kind], tiles=[proto_tile(t) for t in meld],
                                            red_fives=reds))
 
@@ -273,11 +295,14 @@ class RefereeTable(BaseTable):
             raise self._bad("Legal offers a draw from an empty wall")
         t = h.wall.pop()
         h.hands[seat].append(t)
+        h.drawn[seat] = t
         return pb.HandEvent(draw=pb.Draw(seat=wind(seat), tile=proto_tile(t.kind), red=t.red))
 
     def _drawn_kind(self, h: HandState) -> Any:
-        if not h.wall or h.game != "riichi":
+        if not h.wall or h.rule_set != "riichi":
             return pb.DRAWN_GAME_KIND_EXHAUSTIVE
+        if h.players == 3:  # no four riichi or four winds
+            return pb.DRAWN_GAME_KIND_FOUR_KONGS
         if len(h.riichi) == 4:
             return pb.DRAWN_GAME_KIND_FOUR_RIICHI
         discards = [e.discard.tile for e in h.events if e.WhichOneof("event") == "discard"]

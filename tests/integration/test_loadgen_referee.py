@@ -1,4 +1,4 @@
-"""`mjsvc loadgen --game riichi|sichuan`: tables refereed by the server through Legal and Settle (every step a
+"""`mjsvc loadgen --game riichi|riichi3|sichuan`: tables refereed by the server through Legal and Settle (every step a
 Legal call on the hand's log, the hand settled), against a real server and against a server that lies."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def server() -> Iterator[ServerProcess]:
         yield s
 
 
-@pytest.mark.parametrize("game", ["riichi", "sichuan"])
+@pytest.mark.parametrize("game", ["riichi", "riichi3", "sichuan"])
 @pytest.mark.parametrize("mode", ["stream", "unary"])
 def test_refereed_tables_play_and_settle_without_errors(server: ServerProcess, game: str, mode: str) -> None:
     cfg = loadgen.Config(target=server.target, tables=4, connections=2, mode=mode, duration=None, games=8,
