@@ -506,7 +506,7 @@ class CallInterceptor(DrainInterceptor):
             finally:
                 m.handled(code).inc()
                 m.seconds.observe(time.perf_counter() - t0)
-                metrics.flush()
+                metrics.flush_soon()  # one write per count for a burst of calls (metrics.py)
                 if span is not None:
                     Tracing.end(span, code)
 
@@ -609,6 +609,7 @@ class CallInterceptor(DrainInterceptor):
         async def stream(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             t0 = time.perf_counter()
             m.started.inc()
+            metrics.flush()  # a stream is counted as started when it opens
             metrics.open_streams.inc()
             code = "OK"
             span = None if self.tracing is None else self.tracing.start(name, request_id(context))

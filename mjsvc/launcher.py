@@ -144,6 +144,9 @@ class ServerProcess:
         return scrape_text(self.metrics_url, timeout)
 
     def metrics(self) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+        from mjsvc.metrics import FLUSH_DELAY
+
+        time.sleep(4 * FLUSH_DELAY)  # a worker writes a unary call's counts FLUSH_DELAY after the call ends
         return samples(self.scrape())
 
     def metric(self, name: str, **labels: str) -> float:

@@ -128,6 +128,7 @@ async def _run(chain: tuple[Any, ...], kind: str, method: str, draining: bool, r
     if method == "Evaluate":
         parsed = handler.request_deserializer(request)
         answers: Any = await handler.unary_unary(parsed, ctx)
+        await asyncio.sleep(4 * metrics.FLUSH_DELAY)  # a unary call's counts are written that soon after it
     else:
         async def requests() -> AsyncIterator[Any]:
             for raw in request:

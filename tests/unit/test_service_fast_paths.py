@@ -108,6 +108,56 @@ def test_tally_holds_counts_until_flush() -> None:
     assert registry.get_sample_value("t_total") == 6
 
 
+def test_held_histogram_exposes_what_direct_observation_does() -> None:
+    """`metrics.HeldHistogram` (bucket counts and the sum held in memory, written by flush) against the same
+    values observed directly: the same exposition, bucket by bucket, with values on the bounds, between
+    them, under the first and over the last."""
+    import random
+
+    from prometheus_client import Histogram
+
+    rng = random.Random(3)
+    bounds = (0.0001, 0.001, 0.01, 0.1, 1.0)
+    values = [rng.choice((*bounds, 0.0, 5.0)) for _ in range(50)] + [rng.uniform(0, 2) for _ in range(500)]
+    held_reg, direct_reg = CollectorRegistry(), CollectorRegistry()
+    held = metrics.HeldHistogram(Histogram("h_seconds", "test", buckets=bounds, registry=held_reg))
+    direct = Histogram("h_seconds", "test", buckets=bounds, registry=direct_reg)
+    metrics.flush()
+    for i, v in enumerate(values):
+        held.observe(v)
+        direct.observe(v)
+        if i % 97 == 0:  # several flushes, each writing what was held since the last
+            metrics.flush()
+    metrics.flush()
+
+    def samples(reg: CollectorRegistry) -> list[tuple[str, list[tuple[str, str]], float]]:
+        return sorted((s.name, sorted(s.labels.items()), round(s.value, 9))
+                      for fam in reg.collect() for s in fam.samples if not s.name.endswith("_created"))
+
+    assert samples(held_reg) == samples(direct_reg)
+
+
+def test_a_unary_call_s_counts_are_written_soon_after_it() -> None:
+    """`flush_soon()` writes once, FLUSH_DELAY later, whatever was held by the calls in between."""
+    import asyncio
+
+    registry = CollectorRegistry()
+    tally = metrics.Tally(Counter("u_total", "test", registry=registry))
+    metrics.flush()
+
+    async def calls() -> list[float | None]:
+        seen = []
+        for _ in range(3):
+            tally.inc()
+            metrics.flush_soon()
+            seen.append(registry.get_sample_value("u_total"))
+        await asyncio.sleep(metrics.FLUSH_DELAY * 4)
+        seen.append(registry.get_sample_value("u_total"))
+        return seen
+
+    assert asyncio.run(calls()) == [0, 0, 0, 3]
+
+
 def test_play_answer_id_is_written_as_protobuf_writes_it() -> None:
     svc = Service()
     inner = pb.AnalyzeRequest(hand=pb.Hand(concealed=T("1239m456p78s1123z")))
