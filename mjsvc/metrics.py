@@ -150,7 +150,7 @@ class HeldHistogram:
     """Observations of one histogram child, counted per bucket here until `flush()` writes them: one write
     per bucket that got observations, and one for the sum, as `Histogram.observe` would have made for each
     (prometheus-client 0.26: the bucket of a value is the first upper bound not below it; the buckets are
-    stored uncumulated). tests/unit/test_metrics_held.py holds the exposition to direct observation."""
+    stored uncumulated). tests/unit/test_service_fast_paths.py holds the exposition to direct observation."""
 
     __slots__ = ("child", "bounds", "counts", "total", "n")
 
