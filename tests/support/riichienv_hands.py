@@ -29,9 +29,13 @@ from engine.tiles import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE, parse_tile
 # (`default_tenhou()`): no double yakuman; a third ron aborts, as our default.
 OPTIONS = {3: RiichiOptions(players=3, kokushi_robs_concealed_kong=True), 4: RiichiOptions(double_yakuman=False)}
 
-# riichienv's tile kinds (tile id // 4): 0-26 suits as ours, 27-30 E S W N, 31 white, 32 green, 33 red
-_HONOURS = {27: "E", 28: "S", 29: "W", 30: "N", 31: "P", 32: "F", 33: "C"}
+# riichienv's tile kinds (tile id // 4): 0-26 suits as ours, then E S W N, white, green, red, as mjai names
+# its honours; ours order the dragons otherwise
 _MJAI_HONOURS = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH, "P": WHITE, "F": GREEN, "C": RED}
+_KIND_HONOURS = dict(zip(range(27, 34), _MJAI_HONOURS.values(), strict=True))
+# the actions compared with the tile they name (the others: the kind alone)
+_NAMED = frozenset({ActionKind.DISCARD, ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG_CLAIMED,
+                    ActionKind.KONG_CONCEALED, ActionKind.KONG_ADDED})
 
 
 def tile_of_mjai(pai: str) -> tuple[int, bool]:
@@ -45,9 +49,7 @@ def tile_of_mjai(pai: str) -> tuple[int, bool]:
 
 def tile_of_kind(k: int) -> int:
     """Our tile index of riichienv's tile kind."""
-    if k < 27:
-        return k
-    return tile_of_mjai(_HONOURS[k])[0]
+    return k if k < 27 else _KIND_HONOURS[k]
 
 
 def seat_of(player: int, oya: int, players: int) -> Wind:
@@ -140,8 +142,7 @@ def offered(obs: Any, oya: int, players: int) -> tuple[Wind, frozenset[tuple[Act
         tile = -1
         if k == ActionKind.CHOW:  # named by its lowest tile
             tile = tile_of_kind(min([a.tile, *a.consume_tiles]) // 4)
-        elif k in (ActionKind.DISCARD, ActionKind.PUNG, ActionKind.KONG_CLAIMED, ActionKind.KONG_CONCEALED,
-                 ActionKind.KONG_ADDED):
+        elif k in _NAMED:
             tile = tile_of_kind((a.tile if a.tile is not None else a.consume_tiles[0]) // 4)
         out.add((k, tile))
     return seat_of(obs.player_id, oya, players), frozenset(out)
@@ -153,9 +154,7 @@ def ours(actions: r.SeatActions) -> frozenset[tuple[ActionKind, int]]:
     for a in actions.actions:
         if a.kind in (ActionKind.PASS, ActionKind.DRAW, ActionKind.DRAWN_GAME):
             continue
-        named = a.kind in (ActionKind.DISCARD, ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG_CLAIMED,
-                           ActionKind.KONG_CONCEALED, ActionKind.KONG_ADDED)
-        out.add((a.kind, a.tiles[0] if named else -1))
+        out.add((a.kind, a.tiles[0] if a.kind in _NAMED else -1))
     return frozenset(out)
 
 
