@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import re
 import signal
 import socket
@@ -25,10 +26,36 @@ from typing import Any
 _PASSED_ON = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "TERM", "USER", "MJSVC_PURE_PYTHON")
 
 
+_handed_out: set[int] = set()
+
+
+def _ephemeral_low() -> int:
+    """The lowest port the kernel gives an outgoing connection (Linux: 32768 unless configured)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port free now and outside the kernel's ephemeral range, never handed out twice in one process.
+
+    A port the kernel picked for `bind(0)` lies in the ephemeral range, where any outgoing connection made
+    before the server binds it may take it as its local port (seen once in CI: `Address already in use`)."""
+    low, high = 12000, _ephemeral_low() - 1
+    for _ in range(200):
+        port = random.randint(low, high) if high - low > 1000 else 0
+        if port in _handed_out:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            port = int(s.getsockname()[1])
+        _handed_out.add(port)
+        return port
+    raise OSError("no free loopback port found")
 
 
 def console_script() -> Path:

@@ -34,6 +34,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from mjsvc.config import ServeConfig
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc as pb_grpc
+from mjsvc.launcher import free_port
 
 pytestmark = pytest.mark.readme
 
@@ -62,12 +63,6 @@ def port_free(port: int) -> bool:
         except OSError:
             return False
     return True
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
