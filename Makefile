@@ -5,17 +5,19 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PROTO := proto/mahjong/v1/mahjong.proto
 GEN := mjsvc/gen/mahjong/v1/mahjong_pb2.py
-# setup.py compiles the engine's hot modules with mypyc, in place. They are rebuilt whenever an engine
-# source changes, so nothing runs a stale build. MJSVC_PURE_PYTHON=1 at run time makes a process use
+# setup.py compiles the engine's hot modules and the service's conversion layer with mypyc, in place.
+# They are rebuilt whenever one of their sources changes, so nothing runs a stale build. MJSVC_PURE_PYTHON=1 at run time makes a process use
 # the Python source even where the build is present (engine/__init__.py).
 NATIVE := $(VENV)/.native
 # (engine/tables/built.py is not a source: the build writes it, the tables' build stamp)
-ENGINE_SRC := $(shell find engine -name '*.py' ! -name built.py)
-# The engine's own tests, run a second time on its Python source (same answers in both forms).
+ENGINE_SRC := $(shell find engine -name '*.py' ! -name built.py) mjsvc/convert.py mjsvc/wire.py mjsvc/limits.py
+# The engine's own tests and the conversion layer's, run a second time on the Python source (same answers
+# in both forms).
 PURE_TESTS := tests/unit/test_build.py tests/unit/test_tiles_hand.py tests/unit/test_shapes.py tests/unit/test_shapes_plain.py tests/unit/test_memo.py tests/unit/test_mcr_fans.py \
 	tests/unit/test_mcr_memo.py tests/unit/test_mcr_oracle.py tests/unit/test_mcr2p.py tests/unit/test_analysis.py tests/unit/test_sichuan.py tests/unit/test_model.py \
 	tests/unit/test_riichi.py tests/unit/test_riichi_majiang.py tests/unit/test_hk_rules.py tests/unit/test_guangdong.py \
-	tests/unit/test_riichi_referee.py tests/unit/test_riichi_referee_oracle.py tests/unit/test_riichi_referee_perf.py tests/unit/test_riichi3_referee.py
+	tests/unit/test_riichi_referee.py tests/unit/test_riichi_referee_oracle.py tests/unit/test_riichi_referee_perf.py tests/unit/test_riichi3_referee.py \
+	tests/unit/test_convert.py tests/unit/test_convert_wire.py tests/unit/test_convert_wire_eval.py tests/unit/test_service_fast_paths.py
 
 .PHONY: run test test-unit test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-referee bench-h2load loadtest soak proto clean setup web qt
 
@@ -33,10 +35,10 @@ $(NATIVE): $(STAMP) setup.py $(ENGINE_SRC)
 	  sys.exit(0 if shutil.which(cc) and os.path.exists(h) else \
 	  'make: the engine is compiled with mypyc and needs a C compiler (' + cc + ') and the Python headers (' + h + \
 	  '). Install them (Debian: apt-get install gcc python3-dev), or run MJSVC_PURE_PYTHON=1 make ... for the slower pure-Python engine.')"
-	rm -f $$(find engine -name '*.so')
+	rm -f $$(find engine mjsvc -name '*.so')
 	$(BIN)/python setup.py --quiet build_ext --inplace
 	# an unchanged module is copied from build/ with its old time: mark the build as current
-	touch -c $$(find engine -name '*.so')
+	touch -c $$(find engine mjsvc -name '*.so')
 	touch $(NATIVE)
 
 $(GEN): $(PROTO) $(STAMP)
@@ -155,4 +157,4 @@ soak: setup
 	$(BIN)/python -m bench.soak
 
 clean:
-	rm -rf $(VENV) mjsvc/gen build .mypy_cache *.egg-info $$(find engine -name '*.so') engine/tables/suits.bin engine/tables/built.py
+	rm -rf $(VENV) mjsvc/gen build .mypy_cache *.egg-info $$(find engine mjsvc -name '*.so') engine/tables/suits.bin engine/tables/built.py

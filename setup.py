@@ -1,5 +1,7 @@
 """Builds the engine's hot modules with mypyc: the same Python source, compiled to C extension
-modules, about 2.5x faster cold evaluations and 2x faster analyses (README "Speed"). The source stays
+modules, about 2.5x faster cold evaluations and 2x faster analyses (README "Speed"); and, in the same
+group, the service's conversion layer (mjsvc.convert, .wire, .limits: a third off a call that reaches
+the engine, docs/performance.md). The source stays
 plain Python and runs as it is: set MJSVC_PURE_PYTHON=1 to install without compiling (no C compiler
 needed then).
 
@@ -67,6 +69,11 @@ COMPILED = [
     "engine/rules/hk/scoring.py",
     "engine/referee.py",
     "engine/rules/riichi/referee.py",
+    # the service's conversion layer: protobuf messages to engine values and results to wire bytes, on
+    # every call that reaches the engine (docs/performance.md, "Compiled conversion")
+    "mjsvc/convert.py",
+    "mjsvc/wire.py",
+    "mjsvc/limits.py",
 ]
 TABLES = Path("engine") / "tables" / "suits.bin"
 

@@ -24,12 +24,14 @@ def pure_python_requested() -> bool:
 _EXTENSIONS = tuple(machinery.EXTENSION_SUFFIXES)  # a copy: the engine keeps no mutable globals
 
 
-class _SourceFirst(MetaPathFinder):
-    """Finds `engine.*` modules as usual, but loads a compiled one from the .py file beside it."""
+class SourceFirst(MetaPathFinder):
+    """Finds the modules of one package as usual, but loads a compiled one from the .py file beside it."""
 
-    @classmethod
-    def find_spec(cls, name: str, path: object = None, target: ModuleType | None = None) -> ModuleSpec | None:
-        if not name.startswith(__name__ + "."):
+    def __init__(self, package: str) -> None:
+        self.package = package
+
+    def find_spec(self, name: str, path: object = None, target: ModuleType | None = None) -> ModuleSpec | None:
+        if not name.startswith(self.package + "."):
             return None
         spec = PathFinder.find_spec(name, path, target)  # type: ignore[arg-type]
         origin = spec.origin if spec is not None else None
@@ -41,13 +43,21 @@ class _SourceFirst(MetaPathFinder):
         return spec_from_file_location(name, source, loader=SourceFileLoader(name, source))
 
 
-if pure_python_requested() and _SourceFirst not in sys.meta_path:
-    sys.meta_path.insert(0, _SourceFirst)
+def prefer_source(package: str) -> None:
+    """Under MJSVC_PURE_PYTHON=1, load `package`'s compiled modules from their Python source (once per
+    package). The engine does so for itself here; a package that has modules compiled in the same build
+    (the service's conversion layer) calls it from its own `__init__`."""
+    if pure_python_requested() and not any(isinstance(f, SourceFirst) and f.package == package
+                                           for f in sys.meta_path):
+        sys.meta_path.insert(0, SourceFirst(package))
 
 
-def compiled_modules() -> list[str]:
-    """The engine modules this process runs compiled (empty: all of it runs as Python source). mypyc's
-    shared runtime, `engine._native__mypyc`, is not one of them."""
+prefer_source(__name__)
+
+
+def compiled_modules(package: str = __name__) -> list[str]:
+    """The modules of `package` (the engine unless named) this process runs compiled (empty: all of it runs as
+    Python source). mypyc's shared runtime, `engine._native__mypyc`, is not one of them."""
     return sorted(name for name, module in list(sys.modules.items())
-                  if name.startswith(__name__ + ".") and not name.endswith("__mypyc")
+                  if name.startswith(package + ".") and not name.endswith("__mypyc")
                   and str(getattr(module, "__file__", "")).endswith(_EXTENSIONS))

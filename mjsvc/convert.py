@@ -116,6 +116,27 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
     """The win context; a wind left unspecified is east. Range and consistency checks are the engine's
     (`engine.hand.validate_context`), run by the caller once the hand is known.
 
+    A table sends the same few contexts again and again (a self-draw in the south seat...), and a WinContext
+    is immutable: each one read is kept by the message's bytes (which only this content serializes to) and
+    handed out again, saving its 37-field constructor. Bounded; a context that fails is never kept
+    (tests/unit/test_convert_wire_eval.py compares it with the field-by-field reading)."""
+    key = msg.SerializeToString()
+    ctx = _CONTEXTS.get(key)
+    if ctx is None:
+        ctx = _context_set_fields(msg, field)
+        if len(_CONTEXTS) >= _CONTEXTS_KEPT:
+            _CONTEXTS.clear()
+        _CONTEXTS[key] = ctx
+    return ctx
+
+
+_CONTEXTS: dict[bytes, WinContext] = {}
+_CONTEXTS_KEPT = 4096
+
+
+def _context_set_fields(msg: pb.WinContext, field: str) -> WinContext:
+    """The context read from the fields the client set.
+
     Only the fields the client set are read (`ListFields`, one call into protobuf; an unset field is the
     WinContext default, as the field-by-field reading gives): each through a table of the values it may
     hold. A value outside its table takes the field-by-field path (`_context_fields`), which names the first

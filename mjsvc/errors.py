@@ -20,6 +20,16 @@ from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 # google.rpc ErrorInfo.domain for every error this service raises.
 ERROR_DOMAIN = "mjsvc.dev"
 
+LIMIT_EXCEEDED = "LIMIT_EXCEEDED"
+
+
+class LimitExceededError(EngineError):
+    """A list or string longer than any game needs (`mjsvc.limits`). Defined here, not in the compiled
+    `limits` module: a class attribute of an exception class compiled by mypyc is not set on the class."""
+
+    code = LIMIT_EXCEEDED
+
+
 # Reasons for failures that are not engine errors.
 BAD_REQUEST = "BAD_REQUEST"  # a request that does not parse as its proto message
 MALFORMED_JSON = "MALFORMED_JSON"

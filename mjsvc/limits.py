@@ -22,16 +22,7 @@ from typing import Any
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from engine.errors import EngineError
-
-LIMIT_EXCEEDED = "LIMIT_EXCEEDED"
-
-
-class LimitExceededError(EngineError):
-    """A list or string longer than any game needs (`mjsvc.limits`)."""
-
-    code = LIMIT_EXCEEDED
-
+from mjsvc.errors import LimitExceededError
 
 # "Message.field" -> the most elements (repeated fields) or characters (strings) accepted.
 LIMITS: dict[str, int] = {

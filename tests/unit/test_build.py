@@ -22,7 +22,7 @@ from engine.hand import MeldKind, WinContext, Wind, make_meld, validate_context,
 from engine.tiles import parse_tile, parse_tiles
 
 ROOT = Path(__file__).resolve().parents[2]
-COMPILED = re.findall(r'"(engine/[\w/]+\.py)"', (ROOT / "setup.py").read_text())
+COMPILED = re.findall(r'"((?:engine|mjsvc)/[\w/]+\.py)"', (ROOT / "setup.py").read_text())
 
 
 def _load_all() -> None:
@@ -30,14 +30,19 @@ def _load_all() -> None:
         __import__(path[:-3].replace("/", "."))
 
 
-def test_setup_compiles_the_scoring_path() -> None:
+def _running() -> set[str]:
+    return set(engine.compiled_modules()) | set(engine.compiled_modules("mjsvc"))
+
+
+def test_setup_compiles_the_scoring_path_and_the_conversion_layer() -> None:
     assert "engine/shapes.py" in COMPILED and "engine/rules/mcr/scoring.py" in COMPILED
+    assert {"mjsvc/convert.py", "mjsvc/wire.py", "mjsvc/limits.py"} <= set(COMPILED)
     assert all((ROOT / path).exists() for path in COMPILED)
 
 
 def test_the_process_runs_what_was_built() -> None:
     _load_all()
-    running = set(engine.compiled_modules())
+    running = _running()
     built = {p[:-3].replace("/", ".") for p in COMPILED
              if any((ROOT / p).parent.glob(Path(p).stem + ".cpython-*.so"))}
     if engine.pure_python_requested():
@@ -48,7 +53,7 @@ def test_the_process_runs_what_was_built() -> None:
 
 def test_no_compiled_module_is_older_than_its_source() -> None:
     _load_all()
-    for name in engine.compiled_modules():
+    for name in sorted(_running()):
         # Found by the path finder, not through __file__: a compiled module first imported by another compiled
         # module gets a __file__ derived by mypyc's runtime, misplaced under a dotted group name (setup.py).
         package, _, _ = name.rpartition(".")

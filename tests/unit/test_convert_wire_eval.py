@@ -175,3 +175,27 @@ def test_context_from_set_fields_equals_field_by_field() -> None:
         assert fast == _outcome(convert._context_fields, msg), msg
         errors += isinstance(fast, tuple)
     assert errors >= 100  # bad values were tried, and answered with the same errors
+
+
+def test_contexts_kept_by_their_bytes_are_the_contexts_read() -> None:
+    """The kept contexts (a bounded table keyed by the message's bytes): a context asked for again is the very
+    value read the first time, equal to a fresh field-by-field reading; a bad one is refused every time, with
+    the same error; when the table is full it starts again, and the answers stay the same."""
+    rng = random.Random(5)
+    pool = [_random_context(rng) for _ in range(300)]
+    convert._CONTEXTS.clear()
+    kept_before = convert._CONTEXTS_KEPT
+    convert._CONTEXTS_KEPT = 64  # small, so it fills and starts again many times
+    try:
+        for _ in range(4000):
+            msg = rng.choice(pool)
+            again = pb.WinContext.FromString(msg.SerializeToString())  # another message, the same content
+            first = _outcome(convert.context_from_proto, msg)
+            assert first == _outcome(convert.context_from_proto, again) == _outcome(convert._context_fields, msg)
+            if not isinstance(first, tuple):
+                assert convert.context_from_proto(again) is convert._CONTEXTS[msg.SerializeToString()]
+            assert len(convert._CONTEXTS) <= 64
+        assert not any(isinstance(v, tuple) for v in convert._CONTEXTS.values())
+    finally:
+        convert._CONTEXTS_KEPT = kept_before
+        convert._CONTEXTS.clear()
