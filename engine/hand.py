@@ -256,12 +256,13 @@ def make_hand(concealed: Iterable[int], melds: Iterable[Meld] = (), winning_tile
             + f" make {hand.size}, expected {what}",
             "concealed",
         )
-    for tile, n in enumerate(hand.counts()):
-        if n > 4:
-            raise TooManyCopiesError(f"{format_tile(tile)}: {n} copies across hand, melds and winning tile; "
-                                     "there are only 4", "concealed")
+    counts = hand.counts()
+    if max(counts) > 4:  # the loop only to name the first tile over
+        for tile, n in enumerate(counts):
+            if n > 4:
+                raise TooManyCopiesError(f"{format_tile(tile)}: {n} copies across hand, melds and winning tile; "
+                                         "there are only 4", "concealed")
     if reds:
-        counts = hand.counts()
         for i, t in enumerate(reds):
             if t not in FIVES:
                 raise BadTileError(f"red_fives: {format_tile(t)} is not a five of a suit (5m, 5p, 5s)", "red_fives")
