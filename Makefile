@@ -6,11 +6,12 @@ STAMP := $(VENV)/.installed
 PROTO := proto/mahjong/v1/mahjong.proto
 GEN := mjsvc/gen/mahjong/v1/mahjong_pb2.py
 # setup.py compiles the engine's hot modules and the service's conversion layer with mypyc, in place.
-# They are rebuilt whenever one of their sources changes, so nothing runs a stale build. MJSVC_PURE_PYTHON=1 at run time makes a process use
-# the Python source even where the build is present (engine/__init__.py).
+# They are rebuilt whenever one of their sources changes, so nothing runs a stale build.
+# MJSVC_PURE_PYTHON=1 at run time makes a process use the Python source even where the build is present
+# (engine/__init__.py).
 NATIVE := $(VENV)/.native
 # (engine/tables/built.py is not a source: the build writes it, the tables' build stamp)
-ENGINE_SRC := $(shell find engine -name '*.py' ! -name built.py) mjsvc/convert.py mjsvc/wire.py mjsvc/limits.py
+COMPILED_SRC := $(shell find engine -name '*.py' ! -name built.py) mjsvc/convert.py mjsvc/wire.py mjsvc/limits.py
 # The engine's own tests and the conversion layer's, run a second time on the Python source (same answers
 # in both forms).
 PURE_TESTS := tests/unit/test_build.py tests/unit/test_tiles_hand.py tests/unit/test_shapes.py tests/unit/test_shapes_plain.py tests/unit/test_memo.py tests/unit/test_mcr_fans.py \
@@ -29,7 +30,7 @@ $(STAMP): pyproject.toml
 
 # mypyc's shared runtime is built as engine/_native__mypyc*.so, inside the package, so every installed
 # entry point finds it from any working directory.
-$(NATIVE): $(STAMP) setup.py $(ENGINE_SRC)
+$(NATIVE): $(STAMP) setup.py $(COMPILED_SRC)
 	@$(BIN)/python -c "import sysconfig, shutil, os, sys; cc = (sysconfig.get_config_var('CC') or 'cc').split()[0]; \
 	  h = os.path.join(sysconfig.get_paths()['include'], 'Python.h'); \
 	  sys.exit(0 if shutil.which(cc) and os.path.exists(h) else \

@@ -1,9 +1,8 @@
 """Builds the engine's hot modules with mypyc: the same Python source, compiled to C extension
 modules, about 2.5x faster cold evaluations and 2x faster analyses (README "Speed"); and, in the same
 group, the service's conversion layer (mjsvc.convert, .wire, .limits: a third off a call that reaches
-the engine, docs/performance.md). The source stays
-plain Python and runs as it is: set MJSVC_PURE_PYTHON=1 to install without compiling (no C compiler
-needed then).
+the engine, docs/performance.md). The source stays plain Python and runs as it is: set
+MJSVC_PURE_PYTHON=1 to install without compiling (no C compiler needed then).
 
 Everything the build makes lands inside the packages it belongs to, so every installed entry point
 works from any working directory (DESIGN.md, "The installed form"):
