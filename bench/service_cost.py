@@ -9,7 +9,9 @@ Two parts, in one run:
      the same answer bytes (a dict lookup; no protobuf, no interceptors, no metrics, no engine);
    - `hit`: `mjsvc serve --workers 1`, every request a cache hit;
    - `engine`: `mjsvc serve --workers 1 --cache-size 0`, the engine on every call;
-   - `engine_alone`: the engine's own time in this process (`engine.api.evaluate` / `analyze`).
+   - `engine_alone`: the engine's own time in this process (`engine.api.evaluate` / `analyze`);
+   - `work`: the engine server's own account (its mjsvc_engine_seconds) of the time per call of the work
+     after cache and limits (conversion in, checks, engine, answer), as the loaded worker runs it.
    Servers are measured in interleaved rounds (floor, hit, engine, per case) so that the machine's other
    load falls on all alike; reported per round and as the median, with the ratios hit / floor and
    (engine - floor) / engine_alone.
@@ -190,6 +192,16 @@ async def _drive(address: str, shape: str, method: str, raw: bytes, warmup: floa
         stop.set()
         await asyncio.gather(*tasks)
         return c1 - c0, t1 - t0, 0.0
+
+
+def work_in_worker(srv: ServerProcess) -> tuple[float, float]:
+    """The live worker's own account of the calls that reached the engine: seconds and calls so far, from
+    its `mjsvc_engine_seconds` histogram (the wall time of a call's work after the cache and limits:
+    conversion in, checks, the engine, conversion out). Read before and after a window, it gives that work's
+    time per call as the loaded worker runs it, to set beside the same work in a warm loop."""
+    samples = srv.metrics()
+    return (sum(v for (n, _), v in samples.items() if n == "mjsvc_engine_seconds_sum"),
+            sum(v for (n, _), v in samples.items() if n == "mjsvc_engine_seconds_count"))
 
 
 def measure(address: str, pid: int, shape: str, method: str, raw: bytes, warmup: float, duration: float,
@@ -505,7 +517,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     def one(r: int, label: str, name: str, srv: Any, shape: str, method: str, raw: bytes,
             rate: float = 0.0) -> dict[str, float]:
         pid = srv.pid if isinstance(srv, FloorServer) else srv.proc.pid
+        before = work_in_worker(srv) if name == "engine" else None
         got = measure(srv.address, pid, shape, method, raw, args.warmup, args.duration, rate)
+        if before is not None:
+            after = work_in_worker(srv)
+            got["work_in_worker_us"] = round((after[0] - before[0]) / max(after[1] - before[1], 1) * 1e6, 1)
         print(f"round {r + 1} {label:<28} {name:<10} {got['server_us_per_message']:>8.1f} µs/msg "
               f"{got['messages_per_s']:>8.0f}/s", file=sys.stderr, flush=True)
         return got
@@ -545,11 +561,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         med = {name: statistics.median(x["server_us_per_message"] for x in v) for name, v in by_server.items()}
         per_round = [{name: by_server[name][i]["server_us_per_message"] for name in by_server}
                      for i in range(len(by_server["floor"]))]
+        work = [x["work_in_worker_us"] for x in by_server["engine"] if "work_in_worker_us" in x]
         hit_ratios = [x["hit"] / x["floor"] for x in per_round]
         engine_over = [(x["engine"] - x["floor"]) / alone[case] for x in per_round]
         table[label] = {
             "floor_us": round(med["floor"], 1), "hit_us": round(med["hit"], 1), "engine_us": round(med["engine"], 1),
             "engine_alone_us": alone[case],
+            "work_in_worker_us": round(statistics.median(work), 1) if work else None,
             "hit_over_floor": round(statistics.median(hit_ratios), 2),
             "hit_over_floor_range": [round(min(hit_ratios), 2), round(max(hit_ratios), 2)],
             "engine_over_floor": round(med["engine"] / med["floor"], 2),
@@ -585,14 +603,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def print_report(rep: dict[str, Any]) -> None:
     print(f"# service_cost {rep['when']}, engine {rep['engine']}, {rep['rounds']} rounds, median "
           f"(load average at the end {', '.join(f'{x:.1f}' for x in rep['load_average'])})")
-    print(f"{'case':<18}{'floor':>8}{'hit':>8}{'engine':>9}{'alone':>8}  {'hit/floor':<16}"
+    print(f"{'case':<18}{'floor':>8}{'hit':>8}{'engine':>9}{'alone':>8}{'work':>8}  {'hit/floor':<16}"
           f"{'(engine-floor)/alone':<22}")
     for label, row in rep["per_message"].items():
         lo, hi = row["hit_over_floor_range"]
         elo, ehi = row["engine_minus_floor_over_engine_alone_range"]
-        print(f"{label:<18}{row['floor_us']:>8}{row['hit_us']:>8}{row['engine_us']:>9}{row['engine_alone_us']:>8}  "
-              f"{row['hit_over_floor']:<5} [{lo}-{hi}]".ljust(66) + f"{row['engine_minus_floor_over_engine_alone']} "
+        print(f"{label:<18}{row['floor_us']:>8}{row['hit_us']:>8}{row['engine_us']:>9}{row['engine_alone_us']:>8}"
+              f"{row.get('work_in_worker_us') or '-':>8}  "
+              f"{row['hit_over_floor']:<5} [{lo}-{hi}]".ljust(74) + f"{row['engine_minus_floor_over_engine_alone']} "
               f"[{elo}-{ehi}]")
+    print("  (work: the engine server's own time per call for conversion, checks, engine and answer, from its "
+          "mjsvc_engine_seconds)")
     if rep.get("calibration"):
         print("\n# calibration: the floor plus busy Python per message (evaluate, Play, closed loop)")
         for row in rep["calibration"].values():

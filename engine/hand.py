@@ -241,22 +241,29 @@ def make_hand(concealed: Iterable[int], melds: Iterable[Meld] = (), winning_tile
     """Build and validate a hand. `sizes` lists the accepted MCR sizes (14 for a win; 13 or 14 to analyse).
     `red_fives`: the red fives among the hand's tiles (a 5 of a suit held, at most two per suit: the rule
     set's options say how many its tile set has)."""
-    concealed_t = tuple(sorted(check_tiles(concealed, "concealed")))
+    tiles = check_tiles(concealed, "concealed")
+    tiles.sort()
+    concealed_t = tuple(tiles)
     if winning_tile is not None:
         check_tile(winning_tile, "winning_tile")
+        tiles.append(winning_tile)
     reds = tuple(sorted(check_tiles(red_fives, "red_fives"))) if red_fives else ()
     hand = Hand(concealed_t, tuple(melds), winning_tile, reds)
-    if len(hand.melds) > 4:
-        raise TileCountError(f"melds: a hand has at most 4 melds, got {len(hand.melds)}", "melds")
-    if hand.size not in sizes:
+    n_melds = len(hand.melds)
+    if n_melds > 4:
+        raise TileCountError(f"melds: a hand has at most 4 melds, got {n_melds}", "melds")
+    size = len(tiles) + 3 * n_melds  # Hand.size
+    if size not in sizes:
         what = " or ".join(str(s) for s in sizes)
         raise TileCountError(
-            f"concealed: {len(concealed_t)} concealed tiles + 3 x {len(hand.melds)} melds"
+            f"concealed: {len(concealed_t)} concealed tiles + 3 x {n_melds} melds"
             + (" + the winning tile" if winning_tile is not None else "")
-            + f" make {hand.size}, expected {what}",
+            + f" make {size}, expected {what}",
             "concealed",
         )
-    counts = hand.counts()
+    for m in hand.melds:
+        tiles.extend(m.tiles)
+    counts = to_counts(tiles)  # Hand.counts, from the tiles already at hand
     if max(counts) > 4:  # the loop only to name the first tile over
         for tile, n in enumerate(counts):
             if n > 4:

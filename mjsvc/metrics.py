@@ -114,14 +114,15 @@ def mark_process_dead(pid: int) -> None:
 # -- Counts held in memory between writes ----------------------------------------------------------
 # In multiprocess mode every `Counter.inc` takes a lock and writes the shared file (about 1 µs; a histogram
 # observation two of them), which made six writes, 6.4 µs, of every unary call. The counts of every call
-# and Play message (calls started and handled, messages received and sent, cache hits and misses) are held
-# in a `Tally`, and the latency observations in a `HeldHistogram`, and written by `flush()`: FLUSH_DELAY
+# and Play message (calls started and handled, messages received and sent, cache hits, misses and
+# evictions) are held in a `Tally`, the latency and engine-time observations in a `HeldHistogram`, and the
+# cache's size in a `HeldGauge`, and written by `flush()`: FLUSH_DELAY
 # after a unary call ends (one write per count for all the calls in between), at the end of every stream,
 # and from inside a stream at most every FLUSH_EVERY seconds, so a scrape is at most that far behind.
 
 FLUSH_EVERY = 0.1  # seconds
 FLUSH_DELAY = 0.005  # seconds
-_dirty: list[Tally | HeldHistogram] = []
+_dirty: list[Tally | HeldHistogram | HeldGauge] = []
 _flushed_at = [0.0]
 _flush_loop: list[asyncio.AbstractEventLoop | None] = [None]  # the loop a delayed flush is due on
 
@@ -135,15 +136,37 @@ class Tally:
         self.child = child
         self.n = 0
 
-    def inc(self) -> None:
+    def inc(self, amount: int = 1) -> None:
         if not self.n:
             _dirty.append(self)
-        self.n += 1
+        self.n += amount
 
     def write(self) -> None:
         n, self.n = self.n, 0
         if n:
             self.child.inc(n)
+
+
+class HeldGauge:
+    """The last value set on a gauge, kept here until `flush()` writes it (once, however often it was set)."""
+
+    __slots__ = ("child", "value", "held")
+
+    def __init__(self, child: Gauge) -> None:
+        self.child = child
+        self.value = 0.0
+        self.held = False
+
+    def set(self, value: float) -> None:
+        if not self.held:
+            _dirty.append(self)
+            self.held = True
+        self.value = value
+
+    def write(self) -> None:
+        if self.held:
+            self.held = False
+            self.child.set(self.value)
 
 
 class HeldHistogram:
@@ -230,24 +253,28 @@ class MethodMetrics:
 
 
 class EngineObserver:
-    """The service's `Observer`: engine time and cache results into the metrics above."""
+    """The service's `Observer`: engine time and cache use into the metrics above, held in memory until
+    `flush()` like the per-call counts (a call that reaches the engine writes no file)."""
 
     def __init__(self) -> None:
-        self._engine: dict[tuple[str, str], Histogram] = {}
+        self._engine: dict[tuple[str, str], HeldHistogram] = {}
         self._cache: dict[tuple[str, bool], Tally] = {}
+        self._entries = HeldGauge(cache_entries)
+        self._bytes = HeldGauge(cache_bytes)
+        self._evictions = Tally(cache_evictions)
 
     def engine_time(self, rule_set: str, operation: str, seconds: float) -> None:
-        child = self._engine.get((rule_set, operation))
-        if child is None:
-            child = self._engine[(rule_set, operation)] = engine_seconds.labels(rule_set, operation)
-        child.observe(seconds)
+        held = self._engine.get((rule_set, operation))
+        if held is None:
+            held = self._engine[(rule_set, operation)] = HeldHistogram(engine_seconds.labels(rule_set, operation))
+        held.observe(seconds)
 
     def cache_size(self, entries: int, size_bytes: int) -> None:
-        cache_entries.set(entries)
-        cache_bytes.set(size_bytes)
+        self._entries.set(entries)
+        self._bytes.set(size_bytes)
 
     def cache_evicted(self, entries: int) -> None:
-        cache_evictions.inc(entries)
+        self._evictions.inc(entries)
 
     def cache_result(self, operation: str, hit: bool) -> None:
         child = self._cache.get((operation, hit))

@@ -177,8 +177,8 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None, supervis
 
 
 async def _flush_metrics(stop: asyncio.Event) -> None:
-    """Write the counts held in memory (metrics.Tally) twice a second, so that a stream gone quiet is
-    counted too."""
+    """Write the counts, observations and gauges held in memory (metrics.flush) twice a second, so that a
+    stream gone quiet is counted too."""
     while not stop.is_set():
         await asyncio.sleep(5 * metrics.FLUSH_EVERY)
         metrics.flush()

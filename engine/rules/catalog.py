@@ -10,6 +10,7 @@ from importlib import import_module
 from types import MappingProxyType
 
 from engine.errors import UnknownRuleSetError
+from engine.registry import REGISTRY
 from engine.rules.model import RuleSet
 
 _PACKAGES: Mapping[str, str] = MappingProxyType({
@@ -21,6 +22,8 @@ _PACKAGES: Mapping[str, str] = MappingProxyType({
     "guangdong": "engine.rules.guangdong",
 })
 DEFAULT = "mcr"
+# Rule sets looked up before, by canonical name and "" (at most one entry each): every call asks for one.
+_LOADED: dict[str, RuleSet] = REGISTRY.table("rules.catalog.loaded", {})
 
 
 def names() -> tuple[str, ...]:
@@ -28,10 +31,17 @@ def names() -> tuple[str, ...]:
 
 
 def get(name: str = "") -> RuleSet:
-    """The rule set called `name` ("" means the default, mcr). Imports are cached by Python."""
+    """The rule set called `name` ("" means the default, mcr; any case). Its package is imported at the
+    first call that names it."""
+    rule_set = _LOADED.get(name)
+    if rule_set is not None:
+        return rule_set
     key = (name or DEFAULT).lower()
     if key not in _PACKAGES:
         raise UnknownRuleSetError(f"rule_set: {name!r} is not a known rule set ({', '.join(_PACKAGES)})",
                                   "rule_set")
-    rule_set: RuleSet = import_module(_PACKAGES[key]).RULE_SET
+    loaded: RuleSet = import_module(_PACKAGES[key]).RULE_SET
+    _LOADED[key] = rule_set = loaded
+    if not name:
+        _LOADED[name] = rule_set
     return rule_set

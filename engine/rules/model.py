@@ -99,6 +99,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
+from operator import attrgetter
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from engine.errors import BadContextError, BadOptionError, BadTileError
@@ -113,6 +114,10 @@ CONTEXT_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(WinCo
 # an explicit default from an unset field).
 CONTEXT_DEFAULTS: tuple[tuple[str, Any], ...] = tuple(
     (name, getattr(WinContext(), name)) for name in CONTEXT_FIELDS)
+
+
+def _nothing(context: WinContext) -> tuple[()]:
+    return ()
 
 
 class Scope(Enum):
@@ -420,21 +425,29 @@ class RuleSet:
     referee: Any = None  # engine.referee.Referee: Legal and Settle on a hand's log (the rule set's referee.py)
     default_options: Options = field(init=False)
     unread_context: tuple[tuple[str, Any], ...] = field(init=False)
+    # The unread fields' values of a context, in one C call, and what they are in a context that sets
+    # none of them (WinContext()): check_unread's usual case is one comparison.
+    _unread_values: Callable[[WinContext], Any] = field(init=False, repr=False, compare=False)
+    _unread_defaults: Any = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         unknown = [f for f in self.context_fields if f not in CONTEXT_FIELDS]
         if unknown:
             raise ValueError(f"rule set {self.name}: unknown context fields {unknown}")
         object.__setattr__(self, "default_options", self.options_type())
-        object.__setattr__(self, "unread_context",
-                           tuple((n, d) for n, d in CONTEXT_DEFAULTS if n not in self.context_fields))
+        unread = tuple((n, d) for n, d in CONTEXT_DEFAULTS if n not in self.context_fields)
+        object.__setattr__(self, "unread_context", unread)
+        values: Callable[[WinContext], Any] = attrgetter(*(n for n, _ in unread)) if unread else _nothing
+        object.__setattr__(self, "_unread_values", values)
+        object.__setattr__(self, "_unread_defaults", values(WinContext()))
 
     def check_unread(self, hand: Hand, context: WinContext) -> None:
         """BAD_CONTEXT naming the first field the request sets that this rule set does not read."""
-        for name, default in self.unread_context:
-            if getattr(context, name) != default:
-                raise BadContextError(f"{name}: {self.name} does not read this field ({self.title} has no use for "
-                                      "it); leave it unset", name)
+        if self._unread_values(context) != self._unread_defaults:
+            for name, default in self.unread_context:
+                if getattr(context, name) != default:
+                    raise BadContextError(f"{name}: {self.name} does not read this field ({self.title} has no use "
+                                          "for it); leave it unset", name)
         if hand.red_fives and not self.red_fives:
             raise BadContextError(f"red_fives: {self.name} plays no red fives; leave hand.red_fives empty",
                                   "red_fives")

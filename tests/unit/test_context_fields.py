@@ -162,3 +162,30 @@ def test_the_service_names_the_unread_field() -> None:
     with pytest.raises(EngineError) as err:
         svc.evaluate(pb.EvaluateRequest(rule_set="mcr", hand=red, context=pb.WinContext(self_drawn=True)))
     assert (err.value.code, err.value.field) == ("BAD_CONTEXT", "hand.red_fives")
+
+
+@pytest.mark.parametrize("rule_set", rules.names())
+def test_the_one_comparison_check_names_what_the_field_by_field_check_names(rule_set: str) -> None:
+    """`RuleSet.check_unread` compares the unread fields' values in one go and only then looks for the first
+    one set: on contexts setting random sets of fields (read and unread), it refuses exactly when a field
+    by field walk over `unread_context` finds one set, and names that field."""
+    import random
+
+    rs = rules.get(rule_set)
+    hand = winning_hand(parse_tiles("123m456p789s1122z"), (), parse_tile("2z"))
+    rng = random.Random(rule_set)
+    refused = passed = 0
+    for _ in range(400):
+        ctx = WinContext()
+        for name in rng.sample(CONTEXT_FIELDS, rng.choice((0, 1, 1, 2, 3))):
+            ctx = dataclasses.replace(ctx, **{name: rng.choice(_others(name, getattr(ctx, name), hand))})
+        first = next((n for n, d in rs.unread_context if getattr(ctx, n) != d), None)
+        try:
+            rs.check_unread(hand, ctx)
+        except EngineError as err:
+            assert (err.code, err.field) == ("BAD_CONTEXT", first)
+            refused += 1
+            continue
+        assert first is None
+        passed += 1
+    assert refused > 50 and passed > 50

@@ -4,7 +4,8 @@
   so a service with its cache answers every request sequence exactly as one without (same answers, same
   errors with the same code, field and message), requests over their limits included and repeated.
 - The counts made per Play message are held in memory (`metrics.Tally`) and written by `flush()`: nothing
-  is lost or counted twice, and `flush_if_due` writes at most every FLUSH_EVERY seconds.
+  is lost or counted twice, and `flush_if_due` writes at most every FLUSH_EVERY seconds. So are the
+  engine's time per call and the cache's size and evictions (`metrics.EngineObserver`).
 - A Play answer's id is written as bytes, as protobuf writes it.
 """
 
@@ -135,6 +136,41 @@ def test_held_histogram_exposes_what_direct_observation_does() -> None:
                       for fam in reg.collect() for s in fam.samples if not s.name.endswith("_created"))
 
     assert samples(held_reg) == samples(direct_reg)
+
+
+def test_engine_time_and_cache_size_are_held_until_flush() -> None:
+    """`EngineObserver` writes nothing per call: engine times land in their buckets and sum, evictions add
+    up, and the cache gauges take the last size set, all at the next flush."""
+    from bisect import bisect_left
+
+    obs = metrics.EngineObserver()
+    metrics.flush()
+    child = metrics.engine_seconds.labels("test-rule-set", "evaluate")
+    bounds = tuple(child._upper_bounds)
+
+    def state() -> tuple[float, list[float], float, float, float]:
+        return (child._sum.get(), [b.get() for b in child._buckets], metrics.cache_entries._value.get(),
+                metrics.cache_bytes._value.get(), metrics.cache_evictions._value.get())
+
+    before = state()
+    values = [3e-5, 25e-6, 1e-4, 0.2, 7.0, 4e-6]
+    for v in values:
+        obs.engine_time("test-rule-set", "evaluate", v)
+    obs.cache_size(3, 900)
+    obs.cache_size(5, 1500)
+    obs.cache_evicted(2)
+    obs.cache_evicted(3)
+    assert state() == before
+    metrics.flush()
+    total, buckets, entries, size, evicted = state()
+    assert total == pytest.approx(before[0] + sum(values))
+    expected = list(before[1])
+    for v in values:
+        expected[bisect_left(bounds, v)] += 1
+    assert buckets == expected
+    assert (entries, size, evicted) == (5, 1500, before[4] + 5)
+    metrics.flush()  # nothing held: nothing written twice
+    assert state() == (total, buckets, entries, size, evicted)
 
 
 def test_a_unary_call_s_counts_are_written_soon_after_it() -> None:

@@ -222,6 +222,36 @@ def test_too_many_copies_counts_melds_and_winning_tile() -> None:
         winning_hand(P("456p789s123sE"), (kong(27),), 28)
 
 
+def test_make_hand_counts_as_the_hand_does() -> None:
+    """make_hand counts the tiles it was given (concealed, winning tile, melds) without building the hand's
+    own count (Hand.counts): on random hands, some with a kind five times or more, it refuses exactly those
+    whose Hand.counts() holds a kind over four, naming the first such kind, and otherwise returns the same
+    hand as the fields given."""
+    rng = random.Random(17)
+    refused = accepted = 0
+    for _ in range(3000):
+        melds: list[Meld] = []
+        for _ in range(rng.randint(0, 4)):
+            t = rng.randrange(NUM_KINDS)
+            make = rng.choice((pung, kong) if t > 24 or t % 9 > 6 else (pung, kong, chow))
+            melds.append(make(t))
+        n = 13 - 3 * len(melds)
+        pool = rng.sample(range(NUM_KINDS), rng.randint(1, 5))
+        concealed = [rng.choice(pool) for _ in range(n)]
+        win = rng.choice(pool)
+        reference = hand_module.Hand(tuple(sorted(concealed)), tuple(melds), win)
+        over = [t for t, c in enumerate(reference.counts()) if c > 4]
+        try:
+            got = winning_hand(concealed, melds, win)
+        except TooManyCopiesError as err:
+            assert over and err.message.startswith(format_tile(over[0]) + ":"), (concealed, melds, win)
+            refused += 1
+            continue
+        assert not over and got == reference
+        accepted += 1
+    assert refused > 300 and accepted > 300
+
+
 def test_missing_winning_tile() -> None:
     with pytest.raises(MissingWinningTileError) as err:
         winning_hand(P("123m456p789sEEE1m"), (), None)
@@ -315,6 +345,23 @@ def test_unknown_rule_set() -> None:
     with pytest.raises(UnknownRuleSetError) as err:
         rules.get("riichi-but-not-yet")
     assert err.value.code == "UNKNOWN_RULE_SET" and err.value.field == "rule_set"
+
+
+def test_rule_sets_are_looked_up_once_and_kept_by_canonical_name() -> None:
+    """`rules.get` keeps each rule set it found (engine.rules.catalog._LOADED) under its canonical name and
+    "" only: any spelling finds the same object, an unknown name is refused every time, and spellings sent
+    by clients never grow the table."""
+    from engine.rules import catalog
+
+    for name in rules.names():
+        for spelling in (name, name.upper(), name.title(), name.swapcase()):
+            assert rules.get(spelling) is rules.get(name)
+        assert rules.get(name).name == name
+    assert rules.get("") is rules.get("mcr") is rules.get(catalog.DEFAULT)
+    for _ in range(2):
+        with pytest.raises(UnknownRuleSetError):
+            rules.get("MCR ")
+    assert set(catalog._LOADED) <= {*rules.names(), ""}
 
 
 def test_every_error_code_is_covered_here() -> None:
