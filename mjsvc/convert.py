@@ -97,12 +97,36 @@ def hand_from_proto(msg: pb.Hand, *, winning: bool, field: str = "hand") -> Hand
     melds = [meld_from_proto(m, f"{field}.melds[{i}]") for i, m in enumerate(msg.melds)]
     win = tile_from_proto(msg.winning_tile, f"{field}.winning_tile") if msg.winning_tile else None
     reds = tiles_from_proto(msg.red_fives, f"{field}.red_fives") if msg.red_fives else ()
+    if not melds and not reds:
+        plain = _concealed_hand(concealed, win, winning)
+        if plain is not None:
+            return plain
     try:
         if winning:
             return winning_hand(concealed, melds, win, reds)
         return make_hand(concealed, melds, win, sizes=(13, 14), red_fives=reds)
     except EngineError as err:
         raise qualify(err, f"{field}.") from None
+
+
+def _concealed_hand(concealed: list[int], win: int | None, winning: bool) -> Hand | None:
+    """The usual hand, no melds and no red fives, when `make_hand` would accept it (the size it asks
+    for, no kind over four): the same Hand, built without its general checks (the tiles were checked as
+    they were read). None for anything else, which `make_hand` then answers or refuses.
+    tests/unit/test_convert.py holds this to make_hand on random hands."""
+    size = len(concealed) + (win is not None)
+    if win is None and winning or size != 14 and (winning or size != 13):
+        return None
+    counts = [0] * NUM_KINDS
+    for t in concealed:
+        counts[t] += 1
+    if win is not None:
+        counts[win] += 1
+    for n in counts:
+        if n > 4:
+            return None
+    concealed.sort()
+    return Hand(tuple(concealed), (), win, ())
 
 
 def _wind(value: int, field: str) -> Wind:

@@ -100,6 +100,50 @@ def test_hand_errors_name_the_request_field(hand: pb.Hand, winning: bool, error:
     assert field.split("[")[0].split(".")[0] in info.value.message
 
 
+def _plain_hand_from_proto(msg: pb.Hand, winning: bool) -> object:
+    """hand_from_proto without its shortcut for concealed hands: every hand through make_hand. The hand,
+    or the error as (class, code, field, message)."""
+    from engine.hand import make_hand, winning_hand
+
+    try:
+        concealed = convert.tiles_from_proto(msg.concealed, "hand.concealed")
+        melds = [convert.meld_from_proto(m, f"hand.melds[{i}]") for i, m in enumerate(msg.melds)]
+        win = convert.tile_from_proto(msg.winning_tile, "hand.winning_tile") if msg.winning_tile else None
+        try:
+            if winning:
+                return winning_hand(concealed, melds, win, ())
+            return make_hand(concealed, melds, win, sizes=(13, 14))
+        except EngineError as err:
+            raise qualify(err, "hand.") from None
+    except EngineError as err:
+        return type(err), err.code, err.field, err.message
+
+
+def test_concealed_hands_read_as_make_hand_reads_them() -> None:
+    """The shortcut for hands without melds or red fives (`convert._concealed_hand`) against the plain
+    path on random hands of 11-16 tiles, with and without a winning tile, some with a kind five times or
+    a bad tile value, for Evaluate and Analyze: the same Hand or the same error, and both outcomes often."""
+    import random
+
+    rng = random.Random(29)
+    outcomes = {"hand": 0, "error": 0}
+    for _ in range(4000):
+        kinds = rng.sample(range(1, 35), rng.randint(2, 9))
+        tiles = [rng.choice(kinds) for _ in range(rng.randint(11, 15))]
+        if rng.random() < 0.05:
+            tiles[rng.randrange(len(tiles))] = rng.choice((0, 35, 99))
+        msg = pb.Hand(concealed=tiles, winning_tile=rng.choice((0, *kinds)))
+        for winning in (True, False):
+            plain = _plain_hand_from_proto(msg, winning)
+            try:
+                got: object = convert.hand_from_proto(msg, winning=winning)
+            except EngineError as err:
+                got = type(err), err.code, err.field, err.message
+            assert got == plain, (tiles, msg.winning_tile, winning)
+            outcomes["error" if isinstance(plain, tuple) else "hand"] += 1
+    assert min(outcomes.values()) > 1000
+
+
 def test_context_winds_unspecified_is_east() -> None:
     ctx = convert.context_from_proto(pb.WinContext())
     assert ctx.seat_wind == Wind.EAST and ctx.prevalent_wind == Wind.EAST
