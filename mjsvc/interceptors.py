@@ -355,6 +355,24 @@ class DrainInterceptor(_Wrapping):
         except TimeoutError:
             return False
 
+    async def wait_quiet(self, quiet: float, timeout: float) -> bool:
+        """True once no new call has come (each one refused while draining) for `quiet` seconds, False if
+        calls still came at `timeout`. Calls a client sent before it saw NOT_SERVING, or that wait in gRPC's
+        core behind this loop, arrive in that time and are refused here, rather than being cancelled by a
+        gRPC server stop that catches them between its transport and this code."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        end, last, seen = now + timeout, now, self.refused + self.started
+        while True:
+            if self.refused + self.started != seen:
+                seen, last = self.refused + self.started, now
+            elif now - last >= quiet:
+                return True
+            if now >= end:
+                return False
+            await asyncio.sleep(min(quiet / 5, max(end - now, 0.0)))
+            now = loop.time()
+
     def _refused(self) -> CallError:
         self.refused += 1
         return CallError(Failure(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE,

@@ -274,6 +274,18 @@ def test_nginx_in_front(fleet: Fleet, nginx: str) -> None:
         counts.extend(h.engine_messages() - b for h, b in zip(fleet.hosts, before, strict=True))
         killed_at.append(time.perf_counter())
         victim.kill()
+        # The kill takes effect over a few ms (every process of the host exits, then its sockets close): a call
+        # nginx sent in that time is in flight at the kill as much as one sent just before the signal.
+        import socket
+
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection((victim.ip, victim.port), timeout=0.5).close()
+            except OSError:
+                break
+            time.sleep(0.01)
+        killed_at.append(time.perf_counter())
 
     counts: list[float] = []
     killed_at: list[float] = []
@@ -284,7 +296,7 @@ def test_nginx_in_front(fleet: Fleet, nginx: str) -> None:
 
     runs = asyncio.run(run())
     shares = " / ".join(f"{c / sum(counts):.1%}" for c in counts)
-    in_flight = sum(1 for s, e in runs[0][1].spans if s < killed_at[0] < e)
+    in_flight = sum(1 for s, e in runs[0][1].spans if s < killed_at[1] and e > killed_at[0])
     unary, stream = _phases("via nginx, host SIGKILL", runs, [f"per host before the kill {shares}",
                                                              f"{victim.ip} killed at 8 s",
                                                              f"{in_flight} unary calls in flight at the kill"])
@@ -294,7 +306,8 @@ def test_nginx_in_front(fleet: Fleet, nginx: str) -> None:
     # nginx passes a gRPC request body through unbuffered, so it retries a call on the next host only when the
     # first could not be reached (connect refused); a call already sent to the host that died gets nginx's 502,
     # which gRPC reports as UNAVAILABLE after response headers: committed, the client's retry policy does not
-    # send it again. Only calls in flight at the kill may fail so (docs/operating.md "A proxy in front").
+    # send it again. Only calls in flight at the kill (from the signal until the host refuses connections) may
+    # fail so (docs/operating.md "A proxy in front").
     failed = unary.report["errors"]
     assert set(failed) <= {"UNAVAILABLE"} and sum(failed.values()) <= in_flight, (failed, in_flight)
     assert all("502" in v for v in unary.report["violations"]), unary.report["violations"][:5]

@@ -170,3 +170,39 @@ def test_undecodable_bodies_are_refused_alike() -> None:
 
     one, four = asyncio.run(run(icp.interceptors())), asyncio.run(run(icp.chain()))
     assert one == four and four[1][0] == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_a_draining_worker_waits_for_calls_to_stop_coming() -> None:
+    """`wait_quiet` (run before a worker with streams open stops its gRPC server): it returns once no call
+    has come for `quiet` seconds, the quiet counted from the last call refused, and gives up (False) at its
+    timeout while calls keep coming."""
+    quiet = 0.1
+
+    async def scenario(calls_for: float, timeout: float) -> tuple[bool, float, float]:
+        drain = icp.CallInterceptor()
+        drain.start()
+        loop = asyncio.get_running_loop()
+        last = [loop.time()]
+
+        async def calls() -> None:
+            end = loop.time() + calls_for
+            while loop.time() < end:
+                with pytest.raises(CallError) as refused:
+                    raise drain._refused()
+                assert refused.value.failure.code == grpc.StatusCode.UNAVAILABLE
+                last[0] = loop.time()
+                await asyncio.sleep(quiet / 4)
+
+        caller = asyncio.create_task(calls())
+        t0 = loop.time()
+        done = await drain.wait_quiet(quiet, timeout)
+        returned = loop.time()
+        caller.cancel()
+        return done, returned - last[0], returned - t0
+
+    done, since_last, _ = asyncio.run(scenario(0.3, 5.0))
+    assert done and since_last >= quiet
+    done, _, took = asyncio.run(scenario(5.0, 0.3))
+    assert not done and took < 5.0
+    done, since_last, _ = asyncio.run(scenario(0.0, 5.0))
+    assert done and since_last >= quiet
