@@ -276,15 +276,7 @@ def test_nginx_in_front(fleet: Fleet, nginx: str) -> None:
         victim.kill()
         # The kill takes effect over a few ms (every process of the host exits, then its sockets close): a call
         # nginx sent in that time is in flight at the kill as much as one sent just before the signal.
-        import socket
-
-        deadline = time.monotonic() + 5.0
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection((victim.ip, victim.port), timeout=0.5).close()
-            except OSError:
-                break
-            time.sleep(0.01)
+        victim.wait_refusing()
         killed_at.append(time.perf_counter())
 
     counts: list[float] = []

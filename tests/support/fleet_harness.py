@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -93,6 +94,18 @@ class Host:
         if self.proc is not None and self.proc.poll() is None:
             self.signal(signal.SIGKILL)
             self.proc.wait(10)
+
+    def wait_refusing(self, timeout: float = 5.0) -> None:
+        """Until the host's port refuses connections: every process of a killed host gone and its sockets
+        closed (a few ms after the supervisor's exit)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection((self.ip, self.port), timeout=0.5).close()
+            except OSError:
+                return
+            time.sleep(0.01)
+        raise TimeoutError(f"{self.ip}: still accepting connections {timeout} s after being killed")
 
     def close(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
