@@ -356,16 +356,16 @@ class DrainInterceptor(_Wrapping):
             return False
 
     async def wait_quiet(self, quiet: float, timeout: float) -> bool:
-        """True once no new call has come (each one refused while draining) for `quiet` seconds, False if
-        calls still came at `timeout`. Calls a client sent before it saw NOT_SERVING, or that wait in gRPC's
-        core behind this loop, arrive in that time and are refused here, rather than being cancelled by a
-        gRPC server stop that catches them between its transport and this code."""
+        """After `start()`: True once no new call has come (each one is refused) for `quiet` seconds, False
+        if calls still came at `timeout`. Calls a client sent before it saw NOT_SERVING, or that wait in
+        gRPC's core behind this loop, arrive in that time and are refused here, rather than being cancelled
+        by a gRPC server stop that catches them between its transport and this code."""
         loop = asyncio.get_running_loop()
         now = loop.time()
-        end, last, seen = now + timeout, now, self.refused + self.started
+        end, last, seen = now + timeout, now, self.refused
         while True:
-            if self.refused + self.started != seen:
-                seen, last = self.refused + self.started, now
+            if self.refused != seen:
+                seen, last = self.refused, now
             elif now - last >= quiet:
                 return True
             if now >= end:

@@ -40,8 +40,8 @@ def get(name: str = "") -> RuleSet:
     if key not in _PACKAGES:
         raise UnknownRuleSetError(f"rule_set: {name!r} is not a known rule set ({', '.join(_PACKAGES)})",
                                   "rule_set")
-    loaded: RuleSet = import_module(_PACKAGES[key]).RULE_SET
-    _LOADED[key] = rule_set = loaded
+    found: RuleSet = import_module(_PACKAGES[key]).RULE_SET
+    _LOADED[key] = found
     if not name:
-        _LOADED[name] = rule_set
-    return rule_set
+        _LOADED[""] = found
+    return found
