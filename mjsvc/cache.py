@@ -117,7 +117,8 @@ class LRUCache:
 class CacheObserver(Protocol):
     """Where a ResponseCache reports its use (the worker's Prometheus metrics)."""
 
-    def cache_result(self, operation: str, hit: bool) -> None: ...
+    def cache_counters(self, operation: str) -> tuple[_Counter, _Counter]:
+        """The counters of `operation`'s hits and misses (asked once per operation)."""
 
     def cache_size(self, entries: int, size_bytes: int) -> None: ...
 
@@ -134,10 +135,13 @@ DEFAULT_MAX_BYTES = 128 * 1024 * 1024  # with the engine's tables, a worker stay
 class ResponseCache:
     """The one response cache of a worker: (method, canonical request bytes) -> serialized response.
 
-    The key is built from the request *as protobuf parsed it*: its deterministic serialization, unknown
-    fields dropped. Two byte strings that protobuf parses to the same message share an entry; two that
-    parse differently never do; the method keeps Evaluate and Analyze of the same bytes apart. Nothing of
-    the raw bytes a client sent is ever a key. Only successful answers are stored (an error is computed
+    The key is built from the request *as protobuf parsed it*: protobuf's serialization of the parsed
+    message, fields in number order, repeated copies of a field merged, and any fields this server does
+    not know kept as they came (so two requests that differ only there have two entries: never one entry
+    for two different requests). Two byte strings that protobuf parses to the same message share an entry;
+    two that parse differently never do; the method keeps Evaluate and Analyze of the same bytes apart.
+    Nothing of the raw bytes a client sent is ever a key. (The request messages have no map fields, the
+    one thing protobuf may write in varying order.) Only successful answers are stored (an error is computed
     afresh, so its message can name the item's place in a batch).
 
     Bounded by `max_entries` and by `max_bytes` (key + answer + ENTRY_OVERHEAD per entry); the least
@@ -152,6 +156,7 @@ class ResponseCache:
         self.max_bytes = max_bytes
         self.enabled = max_entries > 0 and max_bytes > 0
         self.observer = observer
+        self._counters: dict[str, tuple[_Counter, _Counter]] = {}  # operation -> (hits, misses), the observer's
         self._data: OrderedDict[tuple[str, bytes], bytes] = OrderedDict()
         self.bytes = 0
         self.hits = 0
@@ -160,9 +165,8 @@ class ResponseCache:
 
     @staticmethod
     def key(method: str, request: Message) -> tuple[str, bytes]:
-        """The key of `request` to `method`: what protobuf parsed, written canonically."""
-        request.DiscardUnknownFields()
-        return method, request.SerializeToString(deterministic=True)
+        """The key of `request` to `method`: what protobuf parsed, written by protobuf."""
+        return method, request.SerializeToString()
 
     def get(self, key: tuple[str, bytes]) -> bytes | None:
         value = self._data.get(key)
@@ -172,7 +176,10 @@ class ResponseCache:
         else:
             self.misses += 1
         if self.observer is not None:
-            self.observer.cache_result(key[0], value is not None)
+            counters = self._counters.get(key[0])
+            if counters is None:
+                counters = self._counters[key[0]] = self.observer.cache_counters(key[0])
+            counters[value is None].inc()
         return value
 
     def put(self, key: tuple[str, bytes], value: bytes) -> None:

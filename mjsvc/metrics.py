@@ -258,7 +258,6 @@ class EngineObserver:
 
     def __init__(self) -> None:
         self._engine: dict[tuple[str, str], HeldHistogram] = {}
-        self._cache: dict[tuple[str, bool], Tally] = {}
         self._entries = HeldGauge(cache_entries)
         self._bytes = HeldGauge(cache_bytes)
         self._evictions = Tally(cache_evictions)
@@ -276,9 +275,6 @@ class EngineObserver:
     def cache_evicted(self, entries: int) -> None:
         self._evictions.inc(entries)
 
-    def cache_result(self, operation: str, hit: bool) -> None:
-        child = self._cache.get((operation, hit))
-        if child is None:
-            counter = cache_hits if hit else cache_misses
-            child = self._cache[(operation, hit)] = Tally(counter.labels(operation.lower()))
-        child.inc()
+    def cache_counters(self, operation: str) -> tuple[Tally, Tally]:
+        label = operation.lower()
+        return Tally(cache_hits.labels(label)), Tally(cache_misses.labels(label))

@@ -39,6 +39,7 @@ DEFAULT_CACHE_SIZE = DEFAULT_MAX_ENTRIES
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
 EVALUATE = "Evaluate"
+_PLAY_ID_LIMIT = limits.LIMITS["PlayRequest.id"]
 ANALYZE = "Analyze"
 
 
@@ -95,58 +96,57 @@ class Service:
 
     # -- one request ---------------------------------------------------------------------------
 
-    def _answer(self, method: str, req: pb.EvaluateRequest | pb.AnalyzeRequest, field: str,
-                compute: Callable[[str, RuleSet], bytes]) -> bytes:
-        """The serialized answer to `req`: the cache, then limits, then `compute` (given the canonical rule
-        set name and the rule set). `field` prefixes error paths (`requests[3].`) for nested requests. The
-        key is the whole request (rule set, hand, every context field, options, visible), as protobuf parsed
-        it. A hit skips the limits: only answers are cached, and an answer was stored only after the same
-        parsed request (the same key) passed them; every other request is held to them before any work."""
+    def _answer(self, method: str, req: Any, field: str, compute: Callable[[Any, str, RuleSet], bytes]) -> bytes:
+        """The serialized answer to `req`: the cache, then limits, then `compute` (given the request, the
+        canonical rule set name and the rule set). `field` prefixes error paths (`requests[3].`) for nested
+        requests. The key is the whole request (rule set, hand, every context field, options, visible), as
+        protobuf parsed it. A hit skips the limits: only answers are cached, and an answer was stored only
+        after the same parsed request (the same key) passed them; every other request is held to them
+        before any work."""
+        cache = self.cache
+        key = cache.key(method, req)
+        answer = cache.get(key)
+        if answer is not None:
+            return answer
         try:
-            key = self.cache.key(method, req)
-            answer = self.cache.get(key)
-            if answer is not None:
-                return answer
             limits.check(req, field)
             name, rs = canonical_rule_set(req.rule_set)
             t0 = time.perf_counter()
-            answer = compute(name, rs)
+            answer = compute(req, name, rs)
             if self.observer is not None:
                 self.observer.engine_time(name, method.lower(), time.perf_counter() - t0)
-            self.cache.put(key, answer)
+            cache.put(key, answer)
             return answer
         except EngineError as err:
             raise qualify(err, field) if field else err from None
 
     def evaluate_bytes(self, req: pb.EvaluateRequest, field: str = "") -> bytes:
         """Score a win: the serialized EvaluateResponse."""
-
-        def compute(name: str, rs: RuleSet) -> bytes:
-            options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
-            try:
-                hand = convert.hand_from_proto(req.hand, winning=True)
-                ctx = convert.context_from_proto(req.context)
-                validate_context(ctx, hand)  # once: the engine is told it was done (validated=True)
-                return convert.evaluation_to_wire(self._api.evaluate(hand, ctx, name, options, validated=True))
-            except EngineError as err:
-                raise place(err) from None
-
-        return self._answer(EVALUATE, req, field, compute)
+        return self._answer(EVALUATE, req, field, self._evaluate)
 
     def analyze_bytes(self, req: pb.AnalyzeRequest, field: str = "") -> bytes:
         """Shanten, waits, useful tiles; discard advice for 14 tiles: the serialized AnalyzeResponse
         (written directly as wire bytes, see convert.analysis_to_wire)."""
+        return self._answer(ANALYZE, req, field, self._analyze)
 
-        def compute(name: str, rs: RuleSet) -> bytes:
-            options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
-            hand = convert.hand_from_proto(req.hand, winning=False)
-            visible = convert.tiles_from_proto(req.visible, "visible")
-            try:
-                return convert.analysis_to_wire(self._api.analyze(hand, visible, name, options))
-            except EngineError as err:
-                raise place(err) from None
+    def _evaluate(self, req: pb.EvaluateRequest, name: str, rs: RuleSet) -> bytes:
+        options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
+        try:
+            hand = convert.hand_from_proto(req.hand, winning=True)
+            ctx = convert.context_from_proto(req.context)
+            validate_context(ctx, hand)  # once: the engine is told it was done (validated=True)
+            return convert.evaluation_to_wire(self._api.evaluate(hand, ctx, name, options, validated=True))
+        except EngineError as err:
+            raise place(err) from None
 
-        return self._answer(ANALYZE, req, field, compute)
+    def _analyze(self, req: pb.AnalyzeRequest, name: str, rs: RuleSet) -> bytes:
+        options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
+        hand = convert.hand_from_proto(req.hand, winning=False)
+        visible = convert.tiles_from_proto(req.visible, "visible")
+        try:
+            return convert.analysis_to_wire(self._api.analyze(hand, visible, name, options))
+        except EngineError as err:
+            raise place(err) from None
 
     # -- the referee -----------------------------------------------------------------------------
     # Not cached: a table asks about each prefix of its log once, so the keys (whole logs) would not repeat.
@@ -251,16 +251,17 @@ class Service:
         """One stream message, answered as a serialized PlayResponse carrying its id. Engine and limit
         errors are answered in the message, so the table's stream lives on."""
         rid = req.id
-        try:
-            limits.check_string(rid, "id", limits.LIMITS["PlayRequest.id"])
-        except EngineError as err:  # an id too long to echo: answered without it
-            return pb.PlayResponse(error=Failure.from_engine(err).to_proto()).SerializeToString()
+        if len(rid) > _PLAY_ID_LIMIT:  # an id too long to echo: answered without it
+            try:
+                limits.check_string(rid, "id", _PLAY_ID_LIMIT)
+            except EngineError as err:
+                return pb.PlayResponse(error=Failure.from_engine(err).to_proto()).SerializeToString()
         kind = req.WhichOneof("request")
         try:
             if kind == "evaluate":
-                answer = wire.message_field(2, self.evaluate_bytes(req.evaluate, "evaluate."))
+                answer = wire.message_field(2, self._answer(EVALUATE, req.evaluate, "evaluate.", self._evaluate))
             elif kind == "analyze":
-                answer = wire.message_field(3, self.analyze_bytes(req.analyze, "analyze."))
+                answer = wire.message_field(3, self._answer(ANALYZE, req.analyze, "analyze.", self._analyze))
             elif kind == "legal":
                 answer = wire.message_field(5, self.legal_bytes(req.legal, "legal."))
             elif kind == "settle":
@@ -269,7 +270,7 @@ class Service:
                 return pb.PlayResponse(id=rid, error=_EMPTY_PLAY.to_proto()).SerializeToString()
         except EngineError as err:
             return pb.PlayResponse(id=rid, error=Failure.from_engine(err).to_proto()).SerializeToString()
-        return (wire.message_field(1, rid.encode()) if rid else b"") + answer  # the id, as protobuf writes it
+        return wire.message_field(1, rid.encode()) + answer if rid else answer  # the id, as protobuf writes it
 
     def play(self, req: pb.PlayRequest) -> pb.PlayResponse:
         return pb.PlayResponse.FromString(self.play_bytes(req))

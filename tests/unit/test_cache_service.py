@@ -7,6 +7,8 @@ same message, and the key parses back to that message. Nothing of the raw bytes 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from google.protobuf.message import DecodeError, Message
 from hypothesis import HealthCheck, given, settings
@@ -23,6 +25,16 @@ def T(text: str) -> list[int]:
     return [t + 1 for t in parse_tiles(text)]
 
 
+class _Count:
+    """One of the two counters a ResponseCache asks its observer for: each increment noted in order."""
+
+    def __init__(self, log: list[tuple[str, bool]], operation: str, hit: bool) -> None:
+        self.log, self.operation, self.hit = log, operation, hit
+
+    def inc(self, amount: float = 1) -> None:
+        self.log.append((self.operation, self.hit))
+
+
 class Recorder:
     def __init__(self) -> None:
         self.cache: list[tuple[str, bool]] = []
@@ -33,8 +45,8 @@ class Recorder:
     def engine_time(self, rule_set: str, operation: str, seconds: float) -> None:
         self.engine.append((rule_set, operation))
 
-    def cache_result(self, operation: str, hit: bool) -> None:
-        self.cache.append((operation, hit))
+    def cache_counters(self, operation: str) -> tuple[_Count, _Count]:
+        return _Count(self.cache, operation, True), _Count(self.cache, operation, False)
 
     def cache_size(self, entries: int, size_bytes: int) -> None:
         self.sizes.append((entries, size_bytes))
@@ -184,12 +196,60 @@ bodies = st.one_of(
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([("Evaluate", pb.EvaluateRequest), ("Analyze", pb.AnalyzeRequest)]), bodies, bodies)
 def test_keys_agree_with_protobuf(method_cls: tuple[str, type[Message]], a: bytes, b: bytes) -> None:
+    """The key is the request as protobuf parsed it. Sound: two bodies share a key only when protobuf parses
+    them to the same request (what the engine is given, unknown fields aside, is then the same). Complete
+    for what clients send: two bodies that parse to the same request without unknown fields share a key,
+    whatever their bytes (fields in any order, repeated copies merged). Bodies that carry fields this server
+    does not know share a key only when those fields are the same too (never a wrong answer, at worst a
+    second entry)."""
     method, cls = method_cls
     ma, mb = _parse(cls, a), _parse(cls, b)
     for raw, msg in ((a, ma), (b, mb)):
         if msg is not None:
             key = ResponseCache.key(method, cls.FromString(raw))
-            assert key[0] == method and cls.FromString(key[1]) == msg  # the key is the parsed message
+            assert key[0] == method and _parse(cls, key[1]) == msg  # the key is the parsed message
     if ma is not None and mb is not None:
         same_key = ResponseCache.key(method, cls.FromString(a)) == ResponseCache.key(method, cls.FromString(b))
-        assert same_key == (ma == mb)
+        if same_key:
+            assert ma == mb
+        if ma == mb and not _has_unknown(cls, a) and not _has_unknown(cls, b):
+            assert same_key
+
+
+def _has_unknown(cls: type[Message], raw: bytes) -> bool:
+    full = cls.FromString(raw)
+    return full.ByteSize() != _parse(cls, raw).ByteSize()  # type: ignore[union-attr]
+
+
+def test_a_key_keeps_unknown_fields_apart() -> None:
+    known = WIN.SerializeToString()
+    for extra in (_field(40, 0), _field(41, 2, b"abc"), _field(42, 5)):
+        with_extra = ResponseCache.key("Evaluate", pb.EvaluateRequest.FromString(known + extra))
+        assert with_extra != ResponseCache.key("Evaluate", pb.EvaluateRequest.FromString(known))
+        assert pb.EvaluateRequest.FromString(with_extra[1]) == pb.EvaluateRequest.FromString(known + extra)
+    req = pb.EvaluateRequest(rule_set="mcr", hand=WIN.hand, context=pb.WinContext(self_drawn=True))
+    parts = [pb.EvaluateRequest(context=req.context), pb.EvaluateRequest(hand=req.hand),
+             pb.EvaluateRequest(rule_set=req.rule_set)]
+    backwards = b"".join(p.SerializeToString() for p in parts)  # the fields last to first
+    assert backwards != req.SerializeToString()
+    assert ResponseCache.key("Evaluate", pb.EvaluateRequest.FromString(backwards)) == ResponseCache.key(
+        "Evaluate", req)
+
+
+def test_request_messages_have_no_map_fields() -> None:
+    """A map is the one thing protobuf may serialize in varying order: the keys rely on there being none."""
+
+    def maps(desc: Any, seen: set[str]) -> list[str]:
+        if desc.full_name in seen:
+            return []
+        seen.add(desc.full_name)
+        found = []
+        for f in desc.fields:
+            if f.message_type is not None:
+                if f.message_type.GetOptions().map_entry:
+                    found.append(f.full_name)
+                found += maps(f.message_type, seen)
+        return found
+
+    for cls in (pb.EvaluateRequest, pb.AnalyzeRequest):
+        assert maps(cls.DESCRIPTOR, set()) == []

@@ -176,9 +176,14 @@ def test_analysis_to_wire_is_protobufs_own_serialization() -> None:
 def test_int_and_message_fields_match_protobuf() -> None:
     for v in (0, 1, 127, 128, 300, -1, -300, 2**31 - 1):
         assert wire.int_field(2, v) == pb.DiscardOption(shanten=v).SerializeToString()
-    for size in (0, 1, 127, 128, 1000):
+    for size in (0, 1, 125, 126, 127, 128, 1000, 16380, 16381, 16382, 16383, 20000, 2_100_000):
         msg = pb.Scoring(fans=[pb.Fan(name="x" * size)])
         assert wire.message_field(1, msg.fans[0].SerializeToString()) == msg.SerializeToString()
+    for size in (0, 127, 128, 16383, 16384, 70000):  # every field number: the plain varint encoding
+        payload = b"y" * size
+        for number in (1, 2, 15, 16, 17, 2047, 2048, 536870911):
+            plain = wire.encode_varint(number << 3 | 2) + wire.encode_varint(size) + payload
+            assert wire.message_field(number, payload) == plain, (number, size)
 
 
 def test_string_field_reads_an_id_from_any_place_and_refuses_garbage() -> None:

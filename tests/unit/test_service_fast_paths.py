@@ -57,7 +57,7 @@ def _requests(rng: random.Random) -> list[pb.EvaluateRequest | pb.AnalyzeRequest
 
 def _answer(svc: Service, req: pb.EvaluateRequest | pb.AnalyzeRequest) -> tuple[str, object]:
     fresh = type(req)()
-    fresh.CopyFrom(req)  # the key is taken of the request (unknown fields discarded): each service its own copy
+    fresh.CopyFrom(req)  # each service its own copy: nothing one does to a request can reach the other
     try:
         if isinstance(fresh, pb.EvaluateRequest):
             return "ok", svc.evaluate_bytes(fresh)
