@@ -32,7 +32,7 @@ _MISSING = object()
 
 
 class _Counter(Protocol):
-    def inc(self, amount: float = 1) -> None: ...
+    def inc(self) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
