@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -45,7 +46,7 @@ import grpc
 from bench.loadtest import process_tree_cpu_seconds
 from mjsvc.convert import hand_to_proto, tiles_to_proto
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
-from mjsvc.launcher import ServerProcess, free_port
+from mjsvc.launcher import ServerProcess, descendants, free_port
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SERVICE = "mahjong.v1.MahjongEngine"
@@ -192,6 +193,14 @@ async def _drive(address: str, shape: str, method: str, raw: bytes, warmup: floa
         stop.set()
         await asyncio.gather(*tasks)
         return c1 - c0, t1 - t0, 0.0
+
+
+def pin_tree(pid: int, cpus: set[int]) -> None:
+    """Every thread of `pid` and of the processes below it onto `cpus` (`--pin`)."""
+    for p in (pid, *descendants(pid)):
+        for task in Path(f"/proc/{p}/task").iterdir():
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(int(task.name), cpus)
 
 
 def work_in_worker(srv: ServerProcess) -> tuple[float, float]:
@@ -534,6 +543,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for srv in servers.values():
             if isinstance(srv, ServerProcess):
                 srv.wait_ready()
+        if args.pin:
+            for srv in [*servers.values(), *floors.values()]:
+                pin_tree(srv.pid if isinstance(srv, FloorServer) else srv.proc.pid, {args.pin[1]})
+            os.sched_setaffinity(0, {args.pin[0]})
         for r in range(args.rounds):
             for case, shape, method, raw in cases:
                 if args.only and case not in args.only:
@@ -596,13 +609,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "engine": "pure Python (MJSVC_PURE_PYTHON=1)" if pure_python_requested() else "as built (compiled if so)",
             "workers": 1, "concurrent_streams_or_calls": STREAMS, "duration_s": args.duration,
             "rounds": args.rounds, "cpus": os.cpu_count(), "load_average": os.getloadavg(),
-            "paced_rate": args.paced_rate, "per_message": table, "calibration": calib,
+            "paced_rate": args.paced_rate, "pinned": {"client_cpu": args.pin[0], "server_cpu": args.pin[1]}
+            if args.pin else None, "per_message": table, "calibration": calib,
             "engine_alone_us": alone, "stages_us": stage_table}
 
 
 def print_report(rep: dict[str, Any]) -> None:
     print(f"# service_cost {rep['when']}, engine {rep['engine']}, {rep['rounds']} rounds, median "
-          f"(load average at the end {', '.join(f'{x:.1f}' for x in rep['load_average'])})")
+          f"(load average at the end {', '.join(f'{x:.1f}' for x in rep['load_average'])})"
+          + (f", client on CPU {rep['pinned']['client_cpu']}, servers on CPU {rep['pinned']['server_cpu']}"
+             if rep.get("pinned") else ""))
     print(f"{'case':<18}{'floor':>8}{'hit':>8}{'engine':>9}{'alone':>8}{'work':>8}  {'hit/floor':<16}"
           f"{'(engine-floor)/alone':<22}")
     for label, row in rep["per_message"].items():
@@ -641,6 +657,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="messages/s in all for the paced Play measurement (0: none)")
     p.add_argument("--spins", type=float, nargs="*", default=[5.0, 10.0, 20.0],
                    help="µs of busy work per message in the calibration floors (none: no calibration)")
+    p.add_argument("--pin", type=int, nargs=2, metavar=("CLIENT_CPU", "SERVER_CPU"),
+                   help="run the client on one CPU and every server on another (less scheduling noise)")
     args = p.parse_args(argv)
     if args.serve_floor:
         stored = json.loads(Path(args.serve_floor[1]).read_text())
