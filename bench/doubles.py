@@ -10,8 +10,10 @@ production):
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
+from engine.rules.model import RuleSet
 from mjsvc.errors import CallError, Failure
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.service import Deadline, Service
@@ -22,8 +24,8 @@ FAULT_ENV = "MJSVC_TEST_FAULT_RULE_SET"
 class NoopService(Service):
     uses_engine = False
 
-    _evaluate = pb.EvaluateResponse().SerializeToString()
-    _analyze = pb.AnalyzeResponse().SerializeToString()
+    _empty_evaluate = pb.EvaluateResponse().SerializeToString()
+    _empty_analyze = pb.AnalyzeResponse().SerializeToString()
     _fans = pb.ListFansResponse()
     _item = pb.EvaluateBatchItem(response=pb.EvaluateResponse())
 
@@ -31,10 +33,10 @@ class NoopService(Service):
         pass
 
     def evaluate_bytes(self, req: pb.EvaluateRequest, field: str = "") -> bytes:
-        return self._evaluate
+        return self._empty_evaluate
 
     def analyze_bytes(self, req: pb.AnalyzeRequest, field: str = "") -> bytes:
-        return self._analyze
+        return self._empty_analyze
 
     def list_fans(self, req: pb.ListFansRequest) -> pb.ListFansResponse:
         return self._fans
@@ -68,10 +70,7 @@ class FaultyService(Service):
         if self.fault and rule_set == self.fault:
             raise RuntimeError(f"injected fault for rule set {rule_set!r}")
 
-    def evaluate_bytes(self, req: pb.EvaluateRequest, field: str = "") -> bytes:
+    def _answer(self, method: str, req: Any, field: str, compute: Callable[[Any, str, RuleSet], bytes]) -> bytes:
+        """Every Evaluate and Analyze comes here: unary, in a batch or a Play stream."""
         self._check(req.rule_set)
-        return super().evaluate_bytes(req, field)
-
-    def analyze_bytes(self, req: pb.AnalyzeRequest, field: str = "") -> bytes:
-        self._check(req.rule_set)
-        return super().analyze_bytes(req, field)
+        return super()._answer(method, req, field, compute)
