@@ -62,10 +62,17 @@ def tile_from_proto(value: int, field: str) -> int:
 
 
 def tiles_from_proto(values: Iterable[int], field: str) -> list[int]:
-    values = list(values)
+    found = _proto_tiles(values if type(values) is list else list(values))
+    if found is not None:
+        return found
+    return [tile_from_proto(v, f"{field}[{i}]") for i, v in enumerate(values)]
+
+
+def _proto_tiles(values: Sequence[int]) -> list[int] | None:
+    """Engine indices of proto Tile values; None when one is not a tile (`tiles_from_proto` names it)."""
     if _PROTO_TILES.issuperset(values):  # the usual case, checked at C level (requests carry dozens)
         return [v - 1 for v in values]
-    return [tile_from_proto(v, f"{field}[{i}]") for i, v in enumerate(values)]
+    return None
 
 
 _PROTO_TILES = frozenset(range(1, NUM_KINDS + 1))
@@ -93,9 +100,14 @@ def meld_from_proto(msg: pb.Meld, field: str) -> Meld:
 def hand_from_proto(msg: pb.Hand, *, winning: bool, field: str = "hand") -> Hand:
     """A validated engine Hand. `winning`: a 14-tile win that needs its winning tile (Evaluate);
     otherwise a 13- or 14-tile hand to analyse, the winning tile optional."""
-    concealed = tiles_from_proto(msg.concealed, f"{field}.concealed")
-    melds = [meld_from_proto(m, f"{field}.melds[{i}]") for i, m in enumerate(msg.melds)]
-    win = tile_from_proto(msg.winning_tile, f"{field}.winning_tile") if msg.winning_tile else None
+    # Field names are written only for an error: the usual hand is read without building one.
+    concealed = _proto_tiles(msg.concealed[:])  # a slice of the repeated field: a list, at half list()'s cost
+    if concealed is None:
+        concealed = tiles_from_proto(msg.concealed, f"{field}.concealed")
+    in_melds = msg.melds
+    melds = [meld_from_proto(m, f"{field}.melds[{i}]") for i, m in enumerate(in_melds)] if len(in_melds) else []
+    w = msg.winning_tile
+    win = w - 1 if 1 <= w <= NUM_KINDS else tile_from_proto(w, f"{field}.winning_tile") if w else None
     reds = tiles_from_proto(msg.red_fives, f"{field}.red_fives") if msg.red_fives else ()
     if not melds and not reds:
         plain = _concealed_hand(concealed, win, winning)
@@ -468,10 +480,26 @@ def _scoring_wire(s: Scoring) -> bytes:
     parts.append(message_field(4, _decomposition_wire(s.decomposition)))
     if s.han or s.fu or s.points or s.payments or s.reason:  # as scoring_to_proto
         parts += [int_field(5, s.han), int_field(6, s.fu), int_field(7, s.yakuman), int_field(8, s.points)]
-        parts += [message_field(9, int_field(1, seat + 1) + int_field(2, amount)) for seat, amount in s.payments]
+        parts += [_payment_wire(seat, amount) for seat, amount in s.payments]
         parts += [message_field(10, _string_field(1, why) + int_field(2, fu)) for why, fu in s.fu_parts]
         parts.append(_string_field(11, s.reason))
     return b"".join(parts)
+
+
+def _payment_wire(seat: int, amount: int) -> bytes:
+    """Scoring.payments (field 9) of one seat, framed; each (seat, amount) written once (a negative amount
+    takes ten bytes), in a table of at most _PAYMENTS_KEPT, emptied when full."""
+    key = (seat, amount)
+    framed = _PAYMENTS.get(key)
+    if framed is None:
+        if len(_PAYMENTS) >= _PAYMENTS_KEPT:
+            _PAYMENTS.clear()
+        framed = _PAYMENTS[key] = message_field(9, int_field(1, seat + 1) + int_field(2, amount))
+    return framed
+
+
+_PAYMENTS: dict[tuple[int, int], bytes] = {}
+_PAYMENTS_KEPT = 4096  # the amounts a rule set pays come from a few hundred totals
 
 
 def _fan_wire(h: FanHit) -> bytes:

@@ -15,15 +15,15 @@ from collections.abc import Iterable
 
 
 def encode_varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = value & 0x7F
+    """A non-negative value as a base-128 varint, low group first."""
+    if value < 0x80:
+        return bytes((value,))
+    out = []
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
         value >>= 7
-        if value:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
+    out.append(value)
+    return bytes(out)
 
 
 def join_field(field_number: int, payloads: Iterable[bytes]) -> bytes:
@@ -42,8 +42,13 @@ def int_field(field_number: int, value: int) -> bytes:
     Negative values take ten bytes (two's complement on 64 bits), as protobuf writes them."""
     if not value:
         return b""
-    if 0 < value < 128 and field_number < 16:  # one-byte tag and value: most fields of our answers
-        return bytes((field_number << 3, value))
+    if field_number < 16:  # a one-byte tag
+        if 0 < value < 128:  # and a one-byte value: most fields of our answers
+            return bytes((field_number << 3, value))
+        if -0x80000000 <= value < 0:  # a negative int32 (a payment): its ten bytes written at once
+            u = value & 0xFFFFFFFF  # bits 32-63 of the 64-bit two's complement are all ones
+            return bytes((field_number << 3, u & 0x7F | 0x80, u >> 7 & 0x7F | 0x80, u >> 14 & 0x7F | 0x80,
+                          u >> 21 & 0x7F | 0x80, u >> 28 | 0xF0, 0xFF, 0xFF, 0xFF, 0xFF, 0x01))
     return encode_varint(field_number << 3) + encode_varint(value & 0xFFFFFFFFFFFFFFFF)
 
 

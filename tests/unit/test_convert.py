@@ -122,7 +122,8 @@ def _plain_hand_from_proto(msg: pb.Hand, winning: bool) -> object:
 def test_concealed_hands_read_as_make_hand_reads_them() -> None:
     """The shortcut for hands without melds or red fives (`convert._concealed_hand`) against the plain
     path on random hands of 11-16 tiles, with and without a winning tile, some with a kind five times or
-    a bad tile value, for Evaluate and Analyze: the same Hand or the same error, and both outcomes often."""
+    a bad tile value (concealed or winning), for Evaluate and Analyze: the same Hand or the same error,
+    and both outcomes often."""
     import random
 
     rng = random.Random(29)
@@ -132,7 +133,8 @@ def test_concealed_hands_read_as_make_hand_reads_them() -> None:
         tiles = [rng.choice(kinds) for _ in range(rng.randint(11, 15))]
         if rng.random() < 0.05:
             tiles[rng.randrange(len(tiles))] = rng.choice((0, 35, 99))
-        msg = pb.Hand(concealed=tiles, winning_tile=rng.choice((0, *kinds)))
+        msg = pb.Hand(concealed=tiles, winning_tile=rng.choice((0, *kinds)) if rng.random() < 0.97
+                      else rng.choice((35, 99, -1)))  # an open enum: a value no Tile names is parsed
         for winning in (True, False):
             plain = _plain_hand_from_proto(msg, winning)
             try:
@@ -141,7 +143,7 @@ def test_concealed_hands_read_as_make_hand_reads_them() -> None:
                 got = type(err), err.code, err.field, err.message
             assert got == plain, (tiles, msg.winning_tile, winning)
             outcomes["error" if isinstance(plain, tuple) else "hand"] += 1
-    assert min(outcomes.values()) > 1000
+    assert min(outcomes.values()) > 500
 
 
 def test_context_winds_unspecified_is_east() -> None:

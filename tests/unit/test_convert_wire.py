@@ -3,6 +3,8 @@ exactly what the message path and protobuf's own serializer give."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.errors import EngineError
@@ -173,9 +175,30 @@ def test_analysis_to_wire_is_protobufs_own_serialization() -> None:
         assert analysis_to_wire(a) == analysis_to_proto(a).SerializeToString(), a
 
 
+def _varint_reference(value: int) -> bytes:
+    """Base-128, low group first, written the long way."""
+    groups = []
+    while True:
+        groups.append(value & 0x7F)
+        value >>= 7
+        if not value:
+            break
+    return bytes([g | 0x80 for g in groups[:-1]] + [groups[-1]])
+
+
 def test_int_and_message_fields_match_protobuf() -> None:
-    for v in (0, 1, 127, 128, 300, -1, -300, 2**31 - 1):
-        assert wire.int_field(2, v) == pb.DiscardOption(shanten=v).SerializeToString()
+    rng = random.Random(26)
+    edges = [0, 1, 127, 128, 300, 16383, 16384, -1, -28, -127, -128, -129, -300, -2**28, -2**28 - 1, -2**31,
+             2**31 - 1]
+    for v in edges + [rng.randint(-2**31, 2**31 - 1) for _ in range(3000)] + [rng.randint(-300, 300)
+                                                                             for _ in range(500)]:
+        assert wire.int_field(2, v) == pb.DiscardOption(shanten=v).SerializeToString(), v
+        assert wire.int_field(2, v) == (wire.encode_varint(2 << 3) + wire.encode_varint(v & 2**64 - 1) if v else b"")
+    for v in (2**32 - 1, 2**40, 2**63 - 1, 2**64 - 1):  # the plain encoder alone (no int32 field holds these)
+        assert wire.int_field(2, v) == wire.encode_varint(16) + wire.encode_varint(v)
+        assert wire.encode_varint(v) == _varint_reference(v)
+    for v in range(0, 70000, 7):
+        assert wire.encode_varint(v) == _varint_reference(v)
     for size in (0, 1, 125, 126, 127, 128, 1000, 16380, 16381, 16382, 16383, 20000, 2_100_000):
         msg = pb.Scoring(fans=[pb.Fan(name="x" * size)])
         assert wire.message_field(1, msg.fans[0].SerializeToString()) == msg.SerializeToString()
@@ -198,3 +221,19 @@ def test_string_field_reads_an_id_from_any_place_and_refuses_garbage() -> None:
     assert string_field(body, 1, 128) is None
     for garbage in (b"\xff" * 20, b"\x0a\xff\xff", b"\x0a\x05ab", b"\x0f", b""):
         assert string_field(garbage, 1, 128) is None
+
+
+def test_payments_written_through_their_table_match_protobuf() -> None:
+    """Every (seat, amount) against protobuf, more pairs than the table keeps (it fills and empties), each
+    pair asked twice: once written, once from the table."""
+    from mjsvc import convert
+
+    rng = random.Random(9)
+    pairs = [(seat, amount) for seat in range(4) for amount in range(-900, 900)]
+    rng.shuffle(pairs)
+    assert len(pairs) > 1.5 * convert._PAYMENTS_KEPT
+    for seat, amount in pairs + pairs[:3000] + [(0, -2**31), (3, 2**31 - 1)]:
+        expected = pb.Scoring(payments=[pb.Payment(seat_wind=seat + 1, amount=amount)]).SerializeToString()
+        assert convert._payment_wire(seat, amount) == expected, (seat, amount)
+        assert convert._payment_wire(seat, amount) == expected, (seat, amount)
+        assert len(convert._PAYMENTS) <= convert._PAYMENTS_KEPT
