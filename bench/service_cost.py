@@ -445,7 +445,7 @@ def _case_stages(case: str, method: str, req: Any) -> dict[str, float]:
         a = api.analyze(hand, visible)
         s |= {
             "conversion in: hand and visible": lambda: (convert.hand_from_proto(req.hand, winning=False),
-                                                                convert.tiles_from_proto(req.visible, "visible")),
+                                                                convert.tiles_from_proto(req.visible[:], "visible")),
             "engine (analysis.analyze)": lambda: analysis.analyze(hand, visible),
             "conversion out, as wire bytes (analysis_to_wire, what is sent)":
                 lambda: convert.analysis_to_wire(a),
