@@ -62,10 +62,11 @@ def tile_from_proto(value: int, field: str) -> int:
 
 
 def tiles_from_proto(values: Iterable[int], field: str) -> list[int]:
-    found = _proto_tiles(values if type(values) is list else list(values))
+    read = values if type(values) is list else list(values)
+    found = _proto_tiles(read)
     if found is not None:
         return found
-    return [tile_from_proto(v, f"{field}[{i}]") for i, v in enumerate(values)]
+    return [tile_from_proto(v, f"{field}[{i}]") for i, v in enumerate(read)]
 
 
 def _proto_tiles(values: Sequence[int]) -> list[int] | None:

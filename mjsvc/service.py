@@ -259,9 +259,9 @@ class Service:
         kind = req.WhichOneof("request")
         try:
             if kind == "evaluate":
-                answer = wire.message_field(2, self._answer(EVALUATE, req.evaluate, "evaluate.", self._evaluate))
+                answer = wire.message_field(2, self.evaluate_bytes(req.evaluate, "evaluate."))
             elif kind == "analyze":
-                answer = wire.message_field(3, self._answer(ANALYZE, req.analyze, "analyze.", self._analyze))
+                answer = wire.message_field(3, self.analyze_bytes(req.analyze, "analyze."))
             elif kind == "legal":
                 answer = wire.message_field(5, self.legal_bytes(req.legal, "legal."))
             elif kind == "settle":

@@ -45,6 +45,14 @@ def test_unspecified_or_unknown_tile_is_bad_tile(value: int) -> None:
     assert info.value.message.startswith("hand.concealed[2]: ")
 
 
+def test_a_bad_tile_is_named_in_any_iterable() -> None:
+    """An iterable read once (not a list or a repeated field) is still held to the tiles and named."""
+    with pytest.raises(BadTileError) as info:
+        convert.tiles_from_proto(iter([1, 2, 35]), "visible")
+    assert info.value.field == "visible[2]"
+    assert convert.tiles_from_proto(iter([1, 34]), "visible") == [0, 33]
+
+
 def test_hand_with_melds_and_winning_tile() -> None:
     msg = pb.Hand(
         concealed=P("123m456p1z"),
