@@ -27,6 +27,7 @@ from typing import Any
 import grpc
 
 from bench.loadtest import process_tree_cpu_seconds
+from mjsvc import threads
 from mjsvc.launcher import free_port
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -43,13 +44,15 @@ async def _echo(requests: AsyncIterator[bytes], context: grpc.aio.ServicerContex
         yield message
 
 
-async def serve(port: int) -> None:
+async def serve(port: int, batch: bool = True) -> None:
     server = grpc.aio.server()
     handler = grpc.method_handlers_generic_handler(SERVICE, {
         METHOD: grpc.stream_stream_rpc_method_handler(_echo, request_deserializer=_same, response_serializer=_same)})
     server.add_generic_rpc_handlers((handler,))
     server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()
+    if batch:  # gRPC's helper threads scheduled as a worker schedules them (mjsvc.threads)
+        asyncio.get_running_loop().create_task(threads.keep_batched(asyncio.Event()))
     print("serving", flush=True)
     await server.wait_for_termination()
 
@@ -86,9 +89,10 @@ def _run(coro: Coroutine[Any, Any, Any]) -> Any:
         return runner.run(coro)
 
 
-def measure(rate: float, duration: float, tables: int) -> dict[str, Any]:
+def measure(rate: float, duration: float, tables: int, batch: bool = True) -> dict[str, Any]:
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "bench.grpc_floor", "--serve", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "bench.grpc_floor", "--serve", str(port),
+                               *(() if batch else ("--normal-helper-threads",))],
                               stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
     try:
         assert server.stdout is not None and server.stdout.readline().strip() == "serving"
@@ -117,12 +121,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--duration", type=float, default=15.0)
     p.add_argument("--tables", type=int, default=200)
     p.add_argument("--out", type=Path, default=RESULTS / "grpc_floor.json")
+    p.add_argument("--normal-helper-threads", action="store_true",
+                   help="leave gRPC's helper threads under the normal scheduling policy (default: SCHED_BATCH, "
+                        "as a worker runs them; mjsvc.threads)")
     p.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)  # the server process
     args = p.parse_args(argv)
     if args.serve:
-        _run(serve(args.serve))
+        _run(serve(args.serve, not args.normal_helper_threads))
         return 0
-    result = measure(args.rate, args.duration, args.tables)
+    result = measure(args.rate, args.duration, args.tables, not args.normal_helper_threads)
     result["when"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1) + "\n")

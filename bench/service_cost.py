@@ -45,6 +45,7 @@ from typing import Any
 import grpc
 
 from bench.loadtest import process_tree_cpu_seconds
+from mjsvc import threads
 from mjsvc.convert import hand_to_proto, tiles_to_proto
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.launcher import ServerProcess, descendants, free_port
@@ -83,7 +84,7 @@ def play_request(case: str, method: str, req: Any) -> pb.PlayRequest:
 # The floor server: the same bytes in, the same bytes out, nothing else
 
 
-async def _floor_serve(port: int, answers: dict[bytes, bytes], spin_us: float = 0.0) -> None:
+async def _floor_serve(port: int, answers: dict[bytes, bytes], spin_us: float = 0.0, batch: bool = True) -> None:
     spin = spin_us / 1e6
     clock = time.perf_counter
 
@@ -112,6 +113,8 @@ async def _floor_serve(port: int, answers: dict[bytes, bytes], spin_us: float = 
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
     server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()
+    if batch:  # gRPC's helper threads scheduled as a worker schedules them (mjsvc.threads)
+        asyncio.get_running_loop().create_task(threads.keep_batched(asyncio.Event()))
     print("serving", flush=True)
     await server.wait_for_termination()
 
@@ -124,14 +127,15 @@ def _run(coro: Coroutine[Any, Any, Any]) -> Any:
 
 
 class FloorServer:
-    def __init__(self, answers: dict[bytes, bytes], spin_us: float = 0.0) -> None:
+    def __init__(self, answers: dict[bytes, bytes], spin_us: float = 0.0, batch: bool = True) -> None:
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
         fd, self._file = tempfile.mkstemp(suffix=".json")
         with os.fdopen(fd, "w") as f:
             json.dump({k.hex(): v.hex() for k, v in answers.items()}, f)
         self.proc = subprocess.Popen([sys.executable, "-m", "bench.service_cost", "--serve-floor", str(self.port),
-                                      self._file, "--spin", str(spin_us)],
+                                      self._file, "--spin", str(spin_us),
+                                      *(() if batch else ("--normal-helper-threads",))],
                                      stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
         assert self.proc.stdout is not None and self.proc.stdout.readline().strip() == "serving"
 
@@ -514,7 +518,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if not args.no_stages:
         print("stages ...", file=sys.stderr, flush=True)
         stage_table = stages()
-    common = ("--stream-rate", "0", "--log-level", "WARNING")
+    batch = not args.normal_helper_threads
+    common = ("--stream-rate", "0", "--log-level", "WARNING", "--batch-helper-threads" if batch
+              else "--no-batch-helper-threads")
     servers: dict[str, Any] = {}
     rounds: dict[str, dict[str, list[dict[str, float]]]] = {f"{c} {s}": {} for c, s, _, _ in cases}
     paced = f"evaluate play paced {args.paced_rate:g}/s"
@@ -537,10 +543,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         return got
 
     try:
-        servers["floor"] = FloorServer(answers)
+        servers["floor"] = FloorServer(answers, batch=batch)
         servers["hit"] = ServerProcess(*common, workers=1)
         servers["engine"] = ServerProcess(*common, "--cache-size", "0", workers=1)
-        floors = {spin: FloorServer(answers, spin) for spin in args.spins}
+        floors = {spin: FloorServer(answers, spin, batch) for spin in args.spins}
         for srv in servers.values():
             if isinstance(srv, ServerProcess):
                 srv.wait_ready()
@@ -615,7 +621,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "workers": 1, "concurrent_streams_or_calls": STREAMS, "duration_s": args.duration,
             "rounds": args.rounds, "cpus": os.cpu_count(), "load_average": os.getloadavg(),
             "paced_rate": args.paced_rate, "pinned": {"client_cpu": args.pin[0], "server_cpu": args.pin[1]}
-            if args.pin else None, "per_message": table, "calibration": calib,
+            if args.pin else None,
+            "helper_threads": "normal" if args.normal_helper_threads else "SCHED_BATCH (mjsvc.threads)",
+            "per_message": table, "calibration": calib,
             "engine_alone_us": alone, "engine_alone_us_before_and_after": {
                 case: [alone_before[case], alone_after[case]] for case in alone},
             "stages_us": stage_table}
@@ -624,6 +632,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def print_report(rep: dict[str, Any]) -> None:
     print(f"# service_cost {rep['when']}, engine {rep['engine']}, {rep['rounds']} rounds, median "
           f"(load average at the end {', '.join(f'{x:.1f}' for x in rep['load_average'])})"
+          + f", helper threads {rep.get('helper_threads', 'normal')}"
           + (f", client on CPU {rep['pinned']['client_cpu']}, servers on CPU {rep['pinned']['server_cpu']}"
              if rep.get("pinned") else ""))
     print(f"{'case':<18}{'floor':>8}{'hit':>8}{'engine':>9}{'alone':>8}{'work':>8}  {'hit/floor':<16}"
@@ -666,11 +675,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="µs of busy work per message in the calibration floors (none: no calibration)")
     p.add_argument("--pin", type=int, nargs=2, metavar=("CLIENT_CPU", "SERVER_CPU"),
                    help="run the client on one CPU and every server on another (less scheduling noise)")
+    p.add_argument("--normal-helper-threads", action="store_true",
+                   help="every server (floor and ours) leaves gRPC's helper threads under the normal scheduling "
+                        "policy (default: SCHED_BATCH, as a worker runs them; mjsvc.threads)")
     args = p.parse_args(argv)
     if args.serve_floor:
         stored = json.loads(Path(args.serve_floor[1]).read_text())
         answers = {bytes.fromhex(k): bytes.fromhex(v) for k, v in stored.items()}
-        _run(_floor_serve(int(args.serve_floor[0]), answers, args.spin))
+        _run(_floor_serve(int(args.serve_floor[0]), answers, args.spin, not args.normal_helper_threads))
         return 0
     if args.stages_only:
         print(json.dumps(stages(), indent=1, ensure_ascii=False))

@@ -25,7 +25,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from mjsvc import gctune, limits, metrics, service_config, shedding, tracing
+from mjsvc import gctune, limits, metrics, service_config, shedding, threads, tracing
 from mjsvc.config import ServeConfig
 from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
 from mjsvc.interceptors import SERVICE_NAME, DrainInterceptor, interceptors
@@ -157,6 +157,7 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None, supervis
     gc_task = asyncio.create_task(gctune.keep_frozen(stop))
     flush_task = asyncio.create_task(_flush_metrics(stop))
     shed_task = asyncio.create_task(overload.run(stop)) if overload is not None else None
+    batch_task = asyncio.create_task(threads.keep_batched(stop)) if cfg.batch_helper_threads else None
     # MJSVC_STALL_LOG=1 logs every event-loop stall over 4 ms with the collector's share (diagnosis).
     probe = gctune.StallProbe(log_stalls=True) if os.environ.get("MJSVC_STALL_LOG") else None
     probe_task = asyncio.create_task(probe.run(stop)) if probe is not None else None
@@ -166,8 +167,9 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None, supervis
     housekeeping.cancel()
     gc_task.cancel()
     flush_task.cancel()
-    if shed_task is not None:
-        shed_task.cancel()
+    for task in (shed_task, batch_task):
+        if task is not None:
+            task.cancel()
     metrics.flush()
     if probe_task is not None:
         probe_task.cancel()
