@@ -3,7 +3,8 @@
 `make image` builds the Dockerfile (on python:3.11-slim, or on bases made from Debian's packages when no
 registry is reachable); the image then runs as a pod would: host networking (Docker's default bridge is not
 used), a non-root user, a read-only root filesystem with a tmpfs /tmp, every capability dropped. The test waits
-for grpc.health.v1 SERVING, calls Evaluate, sends SIGTERM and expects a clean exit (status 0 after the drain).
+for grpc.health.v1 SERVING, calls Evaluate, checks that the worker runs gRPC's helper threads under
+SCHED_BATCH with every capability dropped (mjsvc.threads), sends SIGTERM and expects a clean exit (status 0 after the drain).
 Image size and start-to-SERVING time are printed and written to bench/results/image.md (docs/operating.md).
 
 Set MJSVC_TEST_IMAGE to run an image already built instead of building one.
@@ -25,7 +26,7 @@ from engine.tiles import parse_tiles
 from mjsvc.convert import tiles_to_proto
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
-from mjsvc.launcher import free_port
+from mjsvc.launcher import free_port, worker_pids
 
 pytestmark = pytest.mark.image
 
@@ -50,6 +51,22 @@ def image() -> str:
                                capture_output=True, text=True, timeout=1800)
         assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
     return IMAGE
+
+
+def helper_policies(pid: int, timeout: float = 10.0) -> dict[int, int]:
+    """Thread id -> scheduling policy for every thread of `pid`, once its helpers are batched (or at the
+    timeout: the worker sweeps right after it starts serving)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = {}
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                got[int(task.name)] = os.sched_getscheduler(int(task.name))
+            except ProcessLookupError:
+                continue
+        if all(p == os.SCHED_BATCH for t, p in got.items() if t != pid) or time.monotonic() > deadline:
+            return got
+        time.sleep(0.2)
 
 
 def test_image_runs_non_root_read_only(image: str) -> None:
@@ -90,6 +107,13 @@ def test_image_runs_non_root_read_only(image: str) -> None:
             assert who == "10001"
             touch = docker("exec", cid, "touch", "/opt/mjsvc/x", check=False)
             assert touch.returncode != 0, "the root filesystem is writable"
+            # With every capability dropped, the worker still runs gRPC's helper threads under SCHED_BATCH
+            # and its event loop under the normal policy (mjsvc.threads).
+            init = int(docker("inspect", "--format", "{{.State.Pid}}", cid).stdout.strip())
+            (worker,) = worker_pids(init)
+            got = helper_policies(worker)
+            assert got.pop(worker) == os.SCHED_OTHER
+            assert got and set(got.values()) == {os.SCHED_BATCH}, got
         docker("kill", "--signal", "TERM", cid)
         code = docker("wait", cid, timeout=60).stdout.strip()
         logs = docker("logs", cid, check=False)
