@@ -4,7 +4,8 @@
 registry is reachable); the image then runs as a pod would: host networking (Docker's default bridge is not
 used), a non-root user, a read-only root filesystem with a tmpfs /tmp, every capability dropped. The test waits
 for grpc.health.v1 SERVING, calls Evaluate, checks that the worker runs gRPC's helper threads under
-SCHED_BATCH with every capability dropped (mjsvc.threads), sends SIGTERM and expects a clean exit (status 0 after the drain).
+SCHED_BATCH with every capability dropped (mjsvc.threads), sends SIGTERM and expects a clean exit (status 0
+after the drain).
 Image size and start-to-SERVING time are printed and written to bench/results/image.md (docs/operating.md).
 
 Set MJSVC_TEST_IMAGE to run an image already built instead of building one.
