@@ -51,10 +51,13 @@ async def serve(port: int, batch: bool = True) -> None:
     server.add_generic_rpc_handlers((handler,))
     server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()
-    if batch:  # gRPC's helper threads scheduled as a worker schedules them (mjsvc.threads)
-        asyncio.get_running_loop().create_task(threads.keep_batched(asyncio.Event()))
+    # gRPC's helper threads scheduled as a worker schedules them (mjsvc.threads); the task is held here, since
+    # the loop keeps only a weak reference to it
+    sweeper = asyncio.create_task(threads.keep_batched(asyncio.Event())) if batch else None
     print("serving", flush=True)
     await server.wait_for_termination()
+    if sweeper is not None:
+        sweeper.cancel()
 
 
 async def drive(target: str, rate: float, duration: float, tables: int) -> list[float]:
