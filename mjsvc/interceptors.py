@@ -135,8 +135,12 @@ class _Wrapping(grpc.aio.ServerInterceptor):
 
     async def intercept_service(self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],
                                 details: grpc.HandlerCallDetails) -> Handler:
-        handler = await continuation(details)
-        method: str = details.method
+        return self.wrap(details.method, await continuation(details))
+
+    def wrap(self, method: str, handler: Handler) -> Handler:
+        """`handler` of `method` ("/package.Service/Method") as this interceptor runs it: each MahjongEngine
+        method wrapped once, every other service's as it is. `intercept_service` asks it on every call;
+        the worker asks it once per method, when it adds the services (`mjsvc.worker.Registrar`)."""
         done = self._wrapped.get(method)
         if done is not None and done[0] is handler:
             return done[1]
