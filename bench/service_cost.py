@@ -13,9 +13,9 @@ Two parts, in one run:
      before the servers start and after they stop, the lower of the two;
    - `work`: the engine server's own account (its mjsvc_engine_seconds) of the time per call of the work
      after cache and limits (conversion in, checks, engine, answer), as the loaded worker runs it.
-   Servers are measured in interleaved rounds (floor, hit, engine, per case) so that the machine's other
-   load falls on all alike; reported per round and as the median, with the ratios hit / floor and
-   (engine - floor) / engine_alone.
+   Servers are measured in interleaved rounds (floor, hit and engine for each case, in an order shuffled
+   each time, `--seed`) so that the machine's other load falls on all alike and none always runs first;
+   reported per round and as the median, with the ratios hit / floor and (engine - floor) / engine_alone.
 2. A per-stage breakdown of one call, in process: parse, limits, cache key, cache lookup, options,
    conversion in, context checks, engine, conversion out, serialization, the whole call (hit and miss),
    and per Play message the interceptor chain and the per-message metrics.
@@ -533,6 +533,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     floors: dict[float, FloorServer] = {}
     eval_play = next(raw for case, shape, _, raw in cases if (case, shape) == ("evaluate", "play"))
 
+    order = random.Random(args.seed)
+
+    def shuffled(by_name: dict[str, Any]) -> list[tuple[str, Any]]:
+        items = list(by_name.items())
+        order.shuffle(items)
+        return items
+
     def one(r: int, label: str, name: str, srv: Any, shape: str, method: str, raw: bytes,
             rate: float = 0.0) -> dict[str, float]:
         pid = srv.pid if isinstance(srv, FloorServer) else srv.proc.pid
@@ -561,11 +568,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for case, shape, method, raw in cases:
                 if args.only and case not in args.only:
                     continue
-                for name, srv in servers.items():
+                for name, srv in shuffled(servers):
                     got = one(r, f"{case} {shape}", name, srv, shape, method, raw)
                     rounds[f"{case} {shape}"].setdefault(name, []).append(got)
             if paced in rounds:
-                for name, srv in servers.items():
+                for name, srv in shuffled(servers):
                     got = one(r, paced, name, srv, "play", "Evaluate", eval_play, args.paced_rate)
                     rounds[paced].setdefault(name, []).append(got)
             for spin, srv in floors.items():
@@ -622,7 +629,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "engine": "pure Python (MJSVC_PURE_PYTHON=1)" if pure_python_requested() else "as built (compiled if so)",
             "workers": 1, "concurrent_streams_or_calls": STREAMS, "duration_s": args.duration,
-            "rounds": args.rounds, "cpus": os.cpu_count(), "load_average": os.getloadavg(),
+            "rounds": args.rounds, "order": f"shuffled per case and round, seed {args.seed}",
+            "cpus": os.cpu_count(), "load_average": os.getloadavg(),
             "paced_rate": args.paced_rate, "pinned": {"client_cpu": args.pin[0], "server_cpu": args.pin[1]}
             if args.pin else None,
             "helper_threads": "normal" if args.normal_helper_threads else "SCHED_BATCH (mjsvc.threads)",
@@ -666,6 +674,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--duration", type=float, default=2.0, help="measured seconds per case, server and round")
     p.add_argument("--warmup", type=float, default=0.5)
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--seed", type=int, default=0, help="of the order the servers are measured in, each round")
     p.add_argument("--only", nargs="*", choices=list(requests()), help="these cases only")
     p.add_argument("--stages-only", action="store_true", help="the in-process stage table only (no servers)")
     p.add_argument("--no-stages", action="store_true", help="the servers only (no stage table)")
