@@ -104,6 +104,16 @@ class Registrar:
         self._server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, wrapped),))
 
 
+def add_services(registrar: Registrar, servicer: EngineServicer, health: HealthServicer) -> None:
+    """MahjongEngine, grpc.health.v1 and server reflection (which lists the three), through `registrar`."""
+    # the generated add functions ask only for add_generic_rpc_handlers and add_registered_method_handlers
+    server = cast(grpc.aio.Server, registrar)
+    mahjong_pb2_grpc.add_MahjongEngineServicer_to_server(servicer, server)
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    names = (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME)
+    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(reflection.aio.ReflectionServicer(names), server)
+
+
 def server_options(cfg: ServeConfig) -> list[tuple[str, Any]]:
     options: list[tuple[str, Any]] = [
         ("grpc.so_reuseport", 1),
@@ -147,15 +157,11 @@ async def serve(cfg: ServeConfig, index: int, ready: Connection | None, supervis
                            cfg.stream_idle_timeout, tracing.from_environment(), overload)
     # no `interceptors=`: the services are added with their handlers already wrapped by `call` (Registrar)
     server = grpc.aio.server(options=server_options(cfg), maximum_concurrent_rpcs=cfg.max_concurrent_rpcs or None)
-    services = cast(grpc.aio.Server, Registrar(server, call))
-    mahjong_pb2_grpc.add_MahjongEngineServicer_to_server(EngineServicer(service, cfg), services)
     health = HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health, services)
+    add_services(Registrar(server, call), EngineServicer(service, cfg), health)
     NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
     for name in ("", SERVICE_NAME):
         await health.set(name, NOT_SERVING)
-    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(reflection.aio.ReflectionServicer(
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME)), services)
     address = _address(cfg.host, cfg.port)
     if cfg.tls_cert:
         with open(cfg.tls_key, "rb") as k, open(cfg.tls_cert, "rb") as c:

@@ -8,16 +8,14 @@ import asyncio
 from typing import Any
 
 import grpc
-from grpc_health.v1 import health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
-from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from mjsvc.config import ServeConfig
-from mjsvc.gen.mahjong.v1 import mahjong_pb2, mahjong_pb2_grpc
+from mjsvc.gen.mahjong.v1 import mahjong_pb2
 from mjsvc.interceptors import SERVICE_NAME, interceptors
 from mjsvc.service import Service
 from mjsvc.servicer import EngineServicer
-from mjsvc.worker import Registrar
+from mjsvc.worker import Registrar, add_services
 
 
 class Details:
@@ -54,20 +52,13 @@ class Seen(Registrar):
         super().add_registered_method_handlers(service, handlers)
 
 
-def _add_all(server: Any, servicer: EngineServicer, health: HealthServicer) -> None:
-    mahjong_pb2_grpc.add_MahjongEngineServicer_to_server(servicer, server)
-    health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(
-        reflection.aio.ReflectionServicer((SERVICE_NAME, reflection.SERVICE_NAME)), server)
-
-
 def test_each_service_added_once_and_wrapped_as_the_interceptor_wraps_it() -> None:
     cfg = ServeConfig()
     servicer, health = EngineServicer(Service(), cfg), HealthServicer()
     (call,) = interceptors()
     recorder = Recorder()
     plain = Seen(recorder, call)
-    _add_all(plain, servicer, health)
+    add_services(plain, servicer, health)
 
     assert len(recorder.generic) == 3
     assert set(plain.services) == {SERVICE_NAME, "grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"}
