@@ -92,7 +92,7 @@ def _handlers(layer: str, request: bytes, answer: bytes, spin_us: float) -> dict
     if layer == "wrapper":
         return {"Evaluate": CallInterceptor(body_limits).wrap(METHOD, handler)}
     return {"Evaluate": handler._replace(request_deserializer=deserializer(pb.EvaluateRequest, body_limits["Evaluate"]),
-                                         response_serializer=serializer(bytes))}
+                                         response_serializer=serializer(pb.EvaluateResponse.SerializeToString))}
 
 
 async def _serve(layer: str, port: int, request: bytes, answer: bytes, spin_us: float) -> None:
