@@ -53,11 +53,11 @@ METHOD = f"/{SERVICE}/Evaluate"
 
 def _handlers(layer: str, request: bytes, answer: bytes, spin_us: float) -> dict[str, grpc.RpcMethodHandler]:
     """The Evaluate handler of a layer other than `worker` and `mjsvc`."""
-    from mjsvc import limits, metrics
+    from mjsvc import limits
     from mjsvc.config import ServeConfig
     from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
     from mjsvc.interceptors import CallInterceptor, deserializer, serializer
-    from mjsvc.service import Service
+    from mjsvc.worker import make_service
 
     answers = {request: answer}
     if layer in ("floor", "spin"):
@@ -76,7 +76,7 @@ def _handlers(layer: str, request: bytes, answer: bytes, spin_us: float) -> dict
     cfg = ServeConfig()
     body_limits = limits.body_limits(cfg.max_batch, cfg.max_message_bytes)
     if layer == "service":
-        svc = Service(cfg.cache_size, metrics.EngineObserver(), cache_bytes=cfg.cache_bytes)
+        svc = make_service(cfg)  # the worker's Service, its cache and metrics
         svc.evaluate_bytes(pb.EvaluateRequest.FromString(request))  # cached: every call below is a hit
 
         async def service(req: pb.EvaluateRequest, context: grpc.aio.ServicerContext) -> bytes:
@@ -100,16 +100,15 @@ async def _serve(layer: str, port: int, request: bytes, answer: bytes, spin_us: 
     if layer == "worker":
         from grpc_health.v1._async import HealthServicer
 
-        from mjsvc import limits, metrics
+        from mjsvc import limits
         from mjsvc.config import ServeConfig
         from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
         from mjsvc.interceptors import interceptors
-        from mjsvc.service import Service
         from mjsvc.servicer import EngineServicer
-        from mjsvc.worker import Registrar, add_services
+        from mjsvc.worker import Registrar, add_services, make_service
 
         cfg = ServeConfig()
-        svc = Service(cfg.cache_size, metrics.EngineObserver(), cache_bytes=cfg.cache_bytes)
+        svc = make_service(cfg)
         svc.evaluate_bytes(pb.EvaluateRequest.FromString(request))
         (call,) = interceptors(limits.body_limits(cfg.max_batch, cfg.max_message_bytes))
         add_services(Registrar(server, call), EngineServicer(svc, cfg), HealthServicer())
