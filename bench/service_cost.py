@@ -651,9 +651,9 @@ def print_report(rep: dict[str, Any]) -> None:
     for label, row in rep["per_message"].items():
         lo, hi = row["hit_over_floor_range"]
         elo, ehi = row["engine_minus_floor_over_engine_alone_range"]
+        hit = f"{row['hit_over_floor']} [{lo}-{hi}]"
         print(f"{label:<18}{row['floor_us']:>8}{row['hit_us']:>8}{row['engine_us']:>9}{row['engine_alone_us']:>8}"
-              f"{row.get('work_in_worker_us') or '-':>8}  "
-              f"{row['hit_over_floor']:<5} [{lo}-{hi}]".ljust(74) + f"{row['engine_minus_floor_over_engine_alone']} "
+              f"{row.get('work_in_worker_us') or '-':>8}  {hit:<18}{row['engine_minus_floor_over_engine_alone']} "
               f"[{elo}-{ehi}]")
     print("  (work: the engine server's own time per call for conversion, checks, engine and answer, from its "
           "mjsvc_engine_seconds)")
