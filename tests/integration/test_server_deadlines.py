@@ -1,6 +1,8 @@
 """Short client deadlines are the client's business (issue finding: grpcio logged ERROR ExecuteBatchError
 tracebacks when clients used 50 ms deadlines): hundreds of calls expiring on a busy worker leave no ERROR line
-and no traceback in the server's log, and the worker answers normally after."""
+and no traceback in the server's log, and the worker answers normally after. The calls ask for discard advice
+on requests that never repeat (no cache hit), 256 at once with 20-ms deadlines, so the worker is busy for
+longer than a deadline however fast the machine is."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ pytestmark = pytest.mark.integration
 
 
 def test_expired_calls_log_no_error() -> None:
-    hand = pb.Hand(concealed=[t + 1 for t in parse_tiles("1236m456p789s1122z")])
+    hand = pb.Hand(concealed=[t + 1 for t in parse_tiles("1236m456p789s1123z")])  # 14 tiles: discard advice
 
     async def run(address: str) -> dict[str, int]:
         codes: dict[str, int] = {}
@@ -26,15 +28,16 @@ def test_expired_calls_log_no_error() -> None:
             stub = mahjong_pb2_grpc.MahjongEngineStub(ch)
 
             async def one(i: int) -> None:
+                visible = [i % 34 + 1, i // 34 % 34 + 1]  # distinct for every call below
                 try:
-                    await stub.Analyze(pb.AnalyzeRequest(hand=hand, visible=[i % 30 + 1]), timeout=0.05)
+                    await stub.Analyze(pb.AnalyzeRequest(hand=hand, visible=visible), timeout=0.02)
                     code = "OK"
                 except grpc.aio.AioRpcError as e:
                     code = e.code().name
                 codes[code] = codes.get(code, 0) + 1
 
-            for _ in range(6):
-                await asyncio.gather(*(one(i) for i in range(256)))
+            for k in range(4):
+                await asyncio.gather(*(one(k * 256 + i) for i in range(256)))
             await stub.Analyze(pb.AnalyzeRequest(hand=hand), timeout=10)
         return codes
 
