@@ -26,7 +26,7 @@ from typing import Any
 
 import grpc
 
-from bench.loadtest import process_tree_cpu_seconds
+from bench.cpu_time import process_tree_cpu_seconds
 from mjsvc import threads
 from mjsvc.launcher import free_port
 

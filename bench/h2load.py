@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.loadtest import process_tree_cpu_seconds
+from bench.cpu_time import process_tree_cpu_seconds
 from mjsvc.launcher import ServerProcess
 
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -26,30 +26,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.cpu_time import machine_busy_seconds, process_tree_cpu_seconds
 from mjsvc import loadgen
-from mjsvc.launcher import ServerProcess, descendants, local_server, scrape_value
+from mjsvc.launcher import ServerProcess, local_server, scrape_value
 
 RESULTS = Path(__file__).resolve().parent / "results"
-
-
-def process_tree_cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process and the processes below it that are still running."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    pids = [pid, *descendants(pid)]  # a server's workers are its fork server's children
-    for p in pids:
-        try:
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
-    return total
-
-
-def _machine_busy_seconds() -> float:
-    """CPU seconds all cores have spent busy since boot (/proc/stat: everything but idle and iowait)."""
-    fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
 
 
 class CpuSampler(threading.Thread):
@@ -67,10 +48,10 @@ class CpuSampler(threading.Thread):
 
     def run(self) -> None:
         t0 = time.perf_counter()
-        prev = (time.perf_counter(), _machine_busy_seconds(), process_tree_cpu_seconds(self.server_pid),
+        prev = (time.perf_counter(), machine_busy_seconds(), process_tree_cpu_seconds(self.server_pid),
                 time.process_time())
         while not self._stop_event.wait(1.0):
-            now = (time.perf_counter(), _machine_busy_seconds(), process_tree_cpu_seconds(self.server_pid),
+            now = (time.perf_counter(), machine_busy_seconds(), process_tree_cpu_seconds(self.server_pid),
                    time.process_time())
             dt = now[0] - prev[0]
             busy, server, client = ((now[i] - prev[i]) / dt for i in (1, 2, 3))
@@ -139,7 +120,7 @@ def run_phase(server: ServerProcess, name: str, cfg: loadgen.Config) -> dict[str
     hits0, misses0 = _cache_counts(server)
     server_cpu0 = process_tree_cpu_seconds(server.process.pid)
     client_cpu0, t0 = time.process_time(), time.perf_counter()
-    busy0 = _machine_busy_seconds()
+    busy0 = machine_busy_seconds()
     sampler = CpuSampler(server.process.pid)
     sampler.start()
     stats = loadgen.Stats()
@@ -157,7 +138,7 @@ def run_phase(server: ServerProcess, name: str, cfg: loadgen.Config) -> dict[str
         "wall_s": round(wall, 2),
         "client_cores": round((time.process_time() - client_cpu0) / wall, 2),
         "server_cores": round((process_tree_cpu_seconds(server.process.pid) - server_cpu0) / wall, 2),
-        "machine_busy_cores": round((_machine_busy_seconds() - busy0) / wall, 2),
+        "machine_busy_cores": round((machine_busy_seconds() - busy0) / wall, 2),
         "machine_cores": os.cpu_count(),
     }
     report["cpu"]["other_cores"] = round(max(0.0, report["cpu"]["machine_busy_cores"] - report["cpu"]["client_cores"]

@@ -25,15 +25,13 @@ from __future__ import annotations
 import json
 import random
 import statistics
-from typing import Any
 
 from bench import OURS, median_us
 from bench.riichi_cases import generate, majiang_tile, shared_dir
 from bench.riichi_cold import IMPLS, fresh_process_us, once_us
 from bench.riichi_oracles import mahjong_inputs, riichienv_inputs
+from bench.riichi_ours import RS, evaluate_validated
 from engine import analysis
-from engine.hand import validate_context
-from engine.rules import riichi
 from engine.tiles import to_counts
 
 COLD_ROUNDS = 5  # fresh processes per impl, alternating
@@ -43,14 +41,6 @@ TARGETS: tuple[tuple, ...] = (
     ("evaluate_riichi", "riichienv", 8.0),
     ("shanten_riichi", "mahjong", 0.25),
 )
-RS = riichi.RULE_SET
-
-
-def evaluate_validated(hand: Any, ctx: Any) -> object:
-    """What the service runs for an Evaluate past parsing: the context checks, then the rule set's scoring."""
-    validate_context(ctx, hand)
-    RS.check_context(hand, ctx, RS.default_options)
-    return RS.score(hand, ctx, RS.default_options)
 
 
 def rows(n: int, seed: int) -> list[dict]:

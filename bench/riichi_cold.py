@@ -70,7 +70,7 @@ def _warm_up_case() -> RCase:
 
 def _measure(impl: str, cases: list[RCase]) -> float | None:
     if impl == "mjsvc":
-        from bench.ops_riichi import evaluate_validated
+        from bench.riichi_ours import evaluate_validated
         from mjsvc import gctune
         from mjsvc.worker import warm_up
 

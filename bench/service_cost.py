@@ -44,7 +44,7 @@ from typing import Any
 
 import grpc
 
-from bench.loadtest import process_tree_cpu_seconds
+from bench.cpu_time import process_tree_cpu_seconds
 from mjsvc import threads
 from mjsvc.convert import hand_to_proto, tiles_to_proto
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
