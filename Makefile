@@ -20,7 +20,7 @@ PURE_TESTS := tests/unit/test_build.py tests/unit/test_tiles_hand.py tests/unit/
 	tests/unit/test_riichi_referee.py tests/unit/test_riichi_referee_oracle.py tests/unit/test_riichi_referee_perf.py tests/unit/test_riichi3_referee.py \
 	tests/unit/test_convert.py tests/unit/test_convert_wire.py tests/unit/test_convert_wire_eval.py tests/unit/test_service_fast_paths.py
 
-.PHONY: run test test-unit test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-referee bench-h2load bench-layers loadtest soak proto clean setup web qt
+.PHONY: run test test-unit test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-referee bench-h2load bench-layers bench-mix loadtest soak proto clean setup web qt
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -151,6 +151,11 @@ bench-h2load: setup
 # h2load: bench/results/unary_layers.json
 bench-layers: setup
 	$(BIN)/python -m bench.unary_layers
+
+# The load test's traffic in process, cache off: each operation's calls, µs and share of the time:
+# bench/results/engine_mix.json, about 20 s
+bench-mix: setup
+	$(BIN)/python -m bench.engine_mix
 
 # The warm load test, then the operator's view: fresh servers loaded at once, one with a worker killed.
 loadtest: setup
