@@ -106,12 +106,12 @@ def hand_from_proto(msg: pb.Hand, *, winning: bool, field: str = "hand") -> Hand
     if concealed is None:
         concealed = tiles_from_proto(msg.concealed, f"{field}.concealed")
     in_melds = msg.melds
-    melds = [meld_from_proto(m, f"{field}.melds[{i}]") for i, m in enumerate(in_melds)] if len(in_melds) else []
+    melds = _melds_from_proto(in_melds, field) if len(in_melds) else []
     w = msg.winning_tile
     win = w - 1 if 1 <= w <= NUM_KINDS else tile_from_proto(w, f"{field}.winning_tile") if w else None
     reds = tiles_from_proto(msg.red_fives, f"{field}.red_fives") if msg.red_fives else ()
-    if not melds and not reds:
-        plain = _concealed_hand(concealed, win, winning)
+    if not reds:
+        plain = _plain_hand(concealed, melds, win, winning)
         if plain is not None:
             return plain
     try:
@@ -122,12 +122,39 @@ def hand_from_proto(msg: pb.Hand, *, winning: bool, field: str = "hand") -> Hand
         raise qualify(err, f"{field}.") from None
 
 
-def _concealed_hand(concealed: list[int], win: int | None, winning: bool) -> Hand | None:
-    """The usual hand, no melds and no red fives, when `make_hand` would accept it (the size it asks
-    for, no kind over four): the same Hand, built without its general checks (the tiles were checked as
-    they were read). None for anything else, which `make_hand` then answers or refuses.
-    tests/unit/test_convert.py holds this to make_hand on random hands."""
-    size = len(concealed) + (win is not None)
+def _melds_from_proto(in_melds: Sequence[pb.Meld], field: str) -> list[Meld]:
+    """The hand's melds, each one read before handed out again (see `_MELDS`); a bad meld is read by
+    `meld_from_proto`, which names it, and never kept."""
+    out = []
+    for i, m in enumerate(in_melds):
+        key = m.SerializeToString()
+        meld = _MELDS.get(key)
+        if meld is None:
+            meld = meld_from_proto(m, f"{field}.melds[{i}]")
+            if len(key) <= _MELD_BYTES:
+                if len(_MELDS) >= _MELDS_KEPT:
+                    _MELDS.clear()
+                _MELDS[key] = meld
+        out.append(meld)
+    return out
+
+
+# Melds by the bytes of their message (which only that content serializes to). A Meld is immutable and the
+# valid ones are few (a few thousand, even counting every order of a chow's tiles and every claim), so each
+# is read and checked once and handed out again: make_meld's checks and enum conversions cost a meld 7 µs.
+# Only messages of a meld's usual size are kept (a valid meld with fields this server does not know is read
+# each time), so the table holds at most _MELDS_KEPT small keys.
+_MELDS: dict[bytes, Meld] = {}
+_MELDS_KEPT = 8192
+_MELD_BYTES = 24  # a meld with every field set writes at most 16
+
+
+def _plain_hand(concealed: list[int], melds: list[Meld], win: int | None, winning: bool) -> Hand | None:
+    """The usual hand, no red fives, when `make_hand` would accept it (the size it asks for, so at most four
+    melds; no kind over four across hand, melds and winning tile): the same Hand, built without its general
+    checks (the tiles and melds were checked as they were read). None for anything else, which `make_hand`
+    then answers or refuses. tests/unit/test_convert.py holds this to make_hand on random hands."""
+    size = len(concealed) + 3 * len(melds) + (win is not None)
     if win is None and winning or size != 14 and (winning or size != 13):
         return None
     counts = [0] * NUM_KINDS
@@ -135,11 +162,14 @@ def _concealed_hand(concealed: list[int], win: int | None, winning: bool) -> Han
         counts[t] += 1
     if win is not None:
         counts[win] += 1
+    for meld in melds:
+        for t in meld.tiles:
+            counts[t] += 1
     for n in counts:
         if n > 4:
             return None
     concealed.sort()
-    return Hand(tuple(concealed), (), win, ())
+    return Hand(tuple(concealed), tuple(melds), win, ())
 
 
 def _wind(value: int, field: str) -> Wind:
