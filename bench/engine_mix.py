@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
+import engine
 from engine.errors import EngineError
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.loadgen.report import Stats
@@ -162,8 +163,6 @@ def run(tables: int, games: int, seed: int) -> dict[str, Any]:
         raise RuntimeError(f"the tables met errors: {dict(stats.errors)} {stats.violations[:3]}")
     total = sum(w for s in samples.values() for w, _ in s)
     calls = sum(len(s) for s in samples.values())
-    import engine
-
     compiled = engine.compiled_modules()
     return {
         "bench": "engine_mix",
@@ -179,8 +178,8 @@ def run(tables: int, games: int, seed: int) -> dict[str, Any]:
 
 
 def print_report(rep: dict[str, Any]) -> None:
-    print(f"{rep['games']} games at {rep['tables']} tables, {rep['calls']} calls, {rep['engine']} engine, "
-          f"mean {rep['mean_us_per_call']} µs a call (the cache off)")
+    print(f"{rep['games']} games at {rep['tables']} tables, {rep['calls']} calls (engine: {rep['engine']}), "
+          f"mean {rep['mean_us_per_call']} µs a call, the cache off")
     print(f"{'operation':12s} {'calls':>7s} {'mean µs':>8s} {'p50':>7s} {'p90':>7s} {'work µs':>8s} {'share':>6s} "
           f"{'back to back µs':>16s}")
     for op, r in rep["operations"].items():
