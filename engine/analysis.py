@@ -20,7 +20,9 @@ other threads see either nothing or the final value.
 Every per-part value above is read from the tables mapped by `engine.tables` (computed by this
 module's own search, `*_dfs`, at build time, for every key a hand can hold); the search and its memos
 only answer keys outside the tables (a fifth copy) or a process running without the file. The memo
-of part/rest combinations for useful tiles (`_UMASK`) stays per process, bounded (`_UMASK_LIMIT`).
+of part/rest combinations for useful tiles (`_UMASK`) stays per process, bounded (`_UMASK_LIMIT`), and
+so does what a 13-tile analysis finds from the hand alone (`_HAND13`: a waiting hand is asked about again
+after every discard, with only the visible tiles changed).
 
 Waits are checked against `engine.shapes` (the complete-suit table and its DFS for a fifth
 copy), not derived from shanten; the tests cross-check the two.
@@ -68,6 +70,13 @@ _PLUS_DECODED: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = 
 _UMASK_LIMIT = 1 << 16  # entries; the memo is emptied when it reaches this (~6 MB at most)
 # (plus id, other class, melds, target) -> useful ranks of the part, as bits
 _UMASK: dict[int, int] = REGISTRY.table("analysis.umask", {}, limit=_UMASK_LIMIT)
+# What a 13-tile analysis works out from the hand alone (see `_thirteen`), by the concealed counts, the
+# number of melds and the rule set's shapes: a waiting hand is analysed again after every discard at its
+# table with only the visible tiles changed. Bounded: emptied when full.
+_HAND13_LIMIT = 1 << 12  # entries (~2 MB at most)
+Thirteen = tuple[int, tuple[tuple[ShapeKind, int], ...], tuple[int, ...], tuple[int, ...], bool]
+_HAND13: dict[tuple[tuple[int, ...], int, bool, frozenset[ShapeKind] | None], Thirteen] = REGISTRY.table(
+    "analysis.hand13", {}, limit=_HAND13_LIMIT)
 _FALLBACK_PLUS_IDS = 1 << 32  # plus ids of keys outside the tables start here (the tables' ids are smaller)
 # key -> ranks held an odd number of times / once, as bits
 _PAIR_MASKS: dict[Key, tuple[int, int]] = REGISTRY.table("analysis.pair_masks", {})
@@ -702,16 +711,16 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         for t in meld.tiles:
             held[t] += 1
     seen = to_counts(visible) if visible else [0] * NUM_KINDS
+    if size == 13:
+        shanten, shanten_by_shape, waits13, useful13, same = _thirteen(c, m, allow_quad_pairs, shapes)
+        wait_tc = _tile_counts(waits13, tile_kinds, held, seen)
+        useful_tc = wait_tc if same else _tile_counts(useful13, tile_kinds, held, seen)
+        return Analysis(shanten, shanten_by_shape, wait_tc, useful_tc, sum(t.remaining for t in useful_tc))
     keys, infos = _parts(c)
     by_shape = _by_shape(keys, infos, m, allow_quad_pairs)
     if shapes is not None:
         by_shape = _allowed(by_shape, shapes)
     best = min(v for _, v in by_shape)
-    if size == 13:
-        wait_set, useful = _advice(c, keys, infos, m, allow_quad_pairs, by_shape, best)
-        wait_tc = _tile_counts(wait_set, tile_kinds, held, seen)
-        useful_tc = wait_tc if useful is wait_set else _tile_counts(useful, tile_kinds, held, seen)
-        return Analysis(best, by_shape, wait_tc, useful_tc, sum(t.remaining for t in useful_tc))
     # Each tile's TileCount is the same for every discard except the discarded tile's own (one
     # fewer held, one more seen: same remaining, not all held), so build the row once.
     row: list[TileCount | None] = [None] * NUM_KINDS
@@ -745,6 +754,26 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         options.append(DiscardOption(d, s13, tc, sum([t.remaining for t in tc])))
     options.sort(key=lambda o: (o.shanten, -o.useful_count, o.tile))
     return Analysis(best, by_shape, discards=tuple(options))
+
+
+def _thirteen(c: list[int], m: int, allow_quad_pairs: bool, shapes: frozenset[ShapeKind] | None) -> Thirteen:
+    """A 13-tile hand's shanten, its shanten by shape, its waits, its useful tiles (both ascending) and
+    whether the two are the same: all `analyze` needs besides the visible tiles. Kept in `_HAND13`."""
+    key = (tuple(c), m, allow_quad_pairs, shapes)
+    found = _HAND13.get(key)
+    if found is not None:
+        return found
+    keys, infos = _parts(c)
+    by_shape = _by_shape(keys, infos, m, allow_quad_pairs)
+    if shapes is not None:
+        by_shape = _allowed(by_shape, shapes)
+    best = min(v for _, v in by_shape)
+    wait_set, useful = _advice(c, keys, infos, m, allow_quad_pairs, by_shape, best)
+    found = (best, by_shape, tuple(sorted(wait_set)), tuple(sorted(useful)), useful is wait_set)
+    if len(_HAND13) >= _HAND13_LIMIT:
+        _HAND13.clear()
+    _HAND13[key] = found
+    return found
 
 
 def _advice(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], m: int,

@@ -315,3 +315,53 @@ def test_decoded_additions_memo_answers_as_the_table_and_analyses_are_unchanged(
         analysis._PLUS_DECODED.clear()
         plain.append(analysis.analyze(h, ()))
     assert kept == plain
+
+
+def test_kept_thirteen_tile_analyses_answer_as_fresh_ones() -> None:
+    """`_thirteen` keeps what a 13-tile analysis finds from the hand alone (bounded): the same hands, with
+    melds, under several rule sets' shapes and both seven-pairs rules, analysed again with other visible
+    tiles and other tile kinds, answer exactly as with the table emptied before every call; and a table
+    small enough to fill and start again many times answers the same."""
+    rng = random.Random(20261205)
+    shape_sets: tuple[frozenset[ShapeKind] | None, ...] = (
+        None, frozenset({ShapeKind.STANDARD}), frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS}))
+    cases = []
+    while len(cases) < 600:
+        n_melds = rng.choice((0, 0, 1, 2))
+        melds = [pung(t) for t in rng.sample(range(NUM_KINDS), n_melds)]
+        held = [t for m in melds for t in m.tiles]
+        if rng.random() < 0.4:  # a waiting hand: a complete one less a tile, as tables ask about most
+            tiles = [rng.randrange(NUM_KINDS)] * 2
+            for _ in range(4 - n_melds):
+                first = 9 * rng.randrange(3) + rng.randrange(7)
+                tiles += [first, first + 1, first + 2] if rng.random() < 0.7 else [rng.randrange(NUM_KINDS)] * 3
+            tiles.pop(rng.randrange(len(tiles)))
+        else:
+            tiles = rng.sample([t for t in WALL if t not in held], 13 - 3 * n_melds)
+        if max(to_counts(tiles + held)) > 4:
+            continue
+        cases.append(make_hand(tiles, melds, sizes=(13,)))
+
+    def visible() -> list[int]:
+        return [rng.randrange(NUM_KINDS) for _ in range(rng.randint(0, 40))]
+
+    kinds = frozenset(range(27))
+    asks = [(h, rng.choice(shape_sets), rng.random() < 0.5, visible(),
+             kinds if rng.random() < 0.2 else analysis._ALL_KINDS) for h in cases for _ in range(4)]
+    analysis._HAND13.clear()
+    kept = [analysis.analyze(h, v, k, quads, shapes) for h, shapes, quads, v, k in asks]
+    assert len(analysis._HAND13) == len({(h.concealed, len(h.melds), q, s) for h, s, q, _, _ in asks}) < len(asks)
+    plain = []
+    for h, shapes, quads, v, k in asks:
+        analysis._HAND13.clear()
+        plain.append(analysis.analyze(h, v, k, quads, shapes))
+    assert kept == plain
+    assert sum(a.shanten == 0 for a in plain) > 20 and sum(a.shanten > 0 for a in plain) > 500
+    limit = analysis._HAND13_LIMIT
+    analysis._HAND13_LIMIT = 16
+    try:
+        small = [analysis.analyze(h, v, k, quads, shapes) for h, shapes, quads, v, k in asks]
+        assert len(analysis._HAND13) <= 16
+    finally:
+        analysis._HAND13_LIMIT = limit
+    assert small == plain
