@@ -34,7 +34,7 @@ from engine.shapes import Decomposition, ShapeKind, TileSet
 from engine.tiles import NUM_FLOWERS, NUM_KINDS
 from mjsvc.errors import qualify
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
-from mjsvc.wire import encode_varint, int_field, message_field
+from mjsvc.wire import encode_varint, int_field, message_field, message_header
 
 # Values given to proto enum fields are typed Any: they are ints at run time, and the generated stubs type
 # such fields as their enum class.
@@ -406,10 +406,10 @@ def analysis_to_wire(a: Analysis) -> bytes:
     TileCounts, and building them as messages cost more than the analysis itself (the Play and
     Analyze paths answer with these bytes). Field order and encoding are protobuf's own."""
     parts = [int_field(1, a.shanten), _tile_counts(a.waits, 2), _tile_counts(a.useful_tiles, 3)]
-    for d in a.discards:
-        body = _TILE_FIELD[d.tile] + int_field(2, d.shanten) + _tile_counts(d.useful_tiles, 3) + int_field(
-            4, d.useful_count)
-        parts.append(message_field(4, body))
+    for d in a.discards:  # each discard's header, then its fields, as pieces of the one join below
+        tile, shanten, counts, count = (_TILE_FIELD[d.tile], int_field(2, d.shanten), _tile_counts(d.useful_tiles, 3),
+                                        int_field(4, d.useful_count))
+        parts += (message_header(4, len(tile) + len(shanten) + len(counts) + len(count)), tile, shanten, counts, count)
     for k, n in a.shanten_by_shape:
         parts.append(message_field(5, int_field(1, _SHAPES_TO_PROTO[k]) + int_field(2, n)))
     parts.append(int_field(6, a.useful_count))

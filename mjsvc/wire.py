@@ -37,19 +37,34 @@ def join_field(field_number: int, payloads: Iterable[bytes]) -> bytes:
     return b"".join(parts)
 
 
+# Every field with a one-byte tag and a one-byte value, most fields of our answers, written once:
+# _SMALL_FIELDS[field number][value] (b"" for zero); _SHORT_HEADERS[field number][length]: the tag and length
+# of a length-delimited field of fewer than 128 bytes.
+_SMALL_FIELDS = tuple(tuple(bytes((f << 3, v)) if v else b"" for v in range(128)) for f in range(16))
+_SHORT_HEADERS = tuple(tuple(bytes(((f << 3) | 2, n)) for n in range(128)) for f in range(16))
+
+
 def int_field(field_number: int, value: int) -> bytes:
     """An int32 / enum / bool field (wire type 0); b"" for zero, as proto3 writes no default value.
     Negative values take ten bytes (two's complement on 64 bits), as protobuf writes them."""
-    if not value:
-        return b""
     if field_number < 16:  # a one-byte tag
-        if 0 < value < 128:  # and a one-byte value: most fields of our answers
-            return bytes((field_number << 3, value))
+        if 0 <= value < 128:  # and a one-byte value
+            return _SMALL_FIELDS[field_number][value]
         if -0x80000000 <= value < 0:  # a negative int32 (a payment): its ten bytes written at once
             u = value & 0xFFFFFFFF  # bits 32-63 of the 64-bit two's complement are all ones
             return bytes((field_number << 3, u & 0x7F | 0x80, u >> 7 & 0x7F | 0x80, u >> 14 & 0x7F | 0x80,
                           u >> 21 & 0x7F | 0x80, u >> 28 | 0xF0, 0xFF, 0xFF, 0xFF, 0xFF, 0x01))
+    if not value:
+        return b""
     return encode_varint(field_number << 3) + encode_varint(value & 0xFFFFFFFFFFFFFFFF)
+
+
+def message_header(field_number: int, length: int) -> bytes:
+    """The tag and length of one occurrence of a length-delimited field: what `message_field` puts before
+    the payload."""
+    if field_number < 16 and length < 128:
+        return _SHORT_HEADERS[field_number][length]
+    return encode_varint((field_number << 3) | 2) + encode_varint(length)
 
 
 def message_field(field_number: int, payload: bytes) -> bytes:

@@ -207,6 +207,15 @@ def test_int_and_message_fields_match_protobuf() -> None:
         for number in (1, 2, 15, 16, 17, 2047, 2048, 536870911):
             plain = wire.encode_varint(number << 3 | 2) + wire.encode_varint(size) + payload
             assert wire.message_field(number, payload) == plain, (number, size)
+            assert wire.message_header(number, size) + payload == plain, (number, size)
+    for number in range(1, 20):  # the written-once small fields and headers, every tag of one byte and past it
+        for v in [*range(-2, 300), True, False]:
+            plain = wire.encode_varint(number << 3) + wire.encode_varint(int(v) & 2**64 - 1) if v else b""
+            assert wire.int_field(number, v) == plain, (number, v)
+        for size in range(0, 300):
+            payload = b"z" * size
+            assert wire.message_header(number, size) + payload == wire.message_field(number, payload), (number, size)
+            assert wire.message_header(number, size) == wire.encode_varint(number << 3 | 2) + wire.encode_varint(size)
 
 
 def test_string_field_reads_an_id_from_any_place_and_refuses_garbage() -> None:
