@@ -72,7 +72,7 @@ def message_field(field_number: int, payload: bytes) -> bytes:
     n = len(payload)
     if field_number < 16:  # the tag is one byte
         if n < 128:
-            return bytes(((field_number << 3) | 2, n)) + payload
+            return _SHORT_HEADERS[field_number][n] + payload
         if n < 16384:
             return bytes(((field_number << 3) | 2, n & 0x7F | 0x80, n >> 7)) + payload
     return encode_varint((field_number << 3) | 2) + encode_varint(len(payload)) + payload

@@ -214,8 +214,9 @@ def test_int_and_message_fields_match_protobuf() -> None:
             assert wire.int_field(number, v) == plain, (number, v)
         for size in range(0, 300):
             payload = b"z" * size
-            assert wire.message_header(number, size) + payload == wire.message_field(number, payload), (number, size)
-            assert wire.message_header(number, size) == wire.encode_varint(number << 3 | 2) + wire.encode_varint(size)
+            plain = wire.encode_varint(number << 3 | 2) + wire.encode_varint(size)
+            assert wire.message_header(number, size) == plain, (number, size)
+            assert wire.message_field(number, payload) == plain + payload, (number, size)
 
 
 def test_string_field_reads_an_id_from_any_place_and_refuses_garbage() -> None:
