@@ -62,6 +62,7 @@ class Supervisor:
         self.ctx.set_forkserver_preload(["mjsvc.preload"])
         self.slots: list[Slot] = []
         self.stopping = False
+        self.announced = False  # "serving ..." logged: once, when every worker is first ready
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
 
@@ -99,6 +100,10 @@ class Supervisor:
         log.info("worker %d (pid %d) ready in %.2f s%s", slot.index, pid, time.monotonic() - slot.started,
                  "" if warm else " but NOT_SERVING: the engine failed to warm up")
         self._update_ready()
+        if not self.announced and all(s.ready for s in self.slots):
+            self.announced = True  # what an operator (or a script) waits for: every worker takes calls now
+            log.info("serving mahjong.v1.MahjongEngine on %s:%d: all %d workers ready", self.cfg.host, self.cfg.port,
+                     len(self.slots))
 
     def _on_death(self, slot: Slot) -> None:
         p = slot.process
@@ -238,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as err:
             raise SystemExit(f"cannot serve metrics on {cfg.metrics_host}:{cfg.metrics_port}: {err.strerror}") from None
         log.info("metrics on http://%s:%d/metrics", cfg.metrics_host, cfg.metrics_port)
-    log.info("serving mahjong.v1.MahjongEngine on %s:%d with %d workers%s", cfg.host, cfg.port, cfg.n_workers,
+    log.info("starting mahjong.v1.MahjongEngine on %s:%d with %d workers%s", cfg.host, cfg.port, cfg.n_workers,
              " over TLS" if cfg.tls_cert else "")
     try:
         return Supervisor(cfg, metrics).run()

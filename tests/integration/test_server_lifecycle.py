@@ -140,6 +140,11 @@ def test_sigkilled_worker_is_replaced_and_metrics_keep_answering() -> None:
         # Replaced within the watch window (no timing bound: a loaded machine starts workers slower).
         assert result["replaced_in"] < REPLACE_WITHIN_S, (result, log)
         assert "killed by SIGKILL; restarting" in log
+        # "serving" is said once, after every worker's first "ready" (not again for the replacement)
+        serving = log.index(f"serving {SERVICE} on ")
+        assert log.count(f"serving {SERVICE} on ") == 1 and ": all 2 workers ready" in log[serving:].splitlines()[0]
+        assert log.index(f"starting {SERVICE} on ") < log.index(") ready in ") < serving
+        assert len(re.findall(r"worker \d \(pid \d+\) ready in", log[:serving])) == 2, log
         assert srv.metric("mjsvc_worker_restarts_total") == 1
         assert srv.metric("mjsvc_workers_ready") == 2
         # Counters written by the dead worker are still in the sum.
