@@ -28,11 +28,9 @@ def encode_varint(value: int) -> bytes:
 
 def join_field(field_number: int, payloads: Iterable[bytes]) -> bytes:
     """Encode `payloads` as occurrences of length-delimited field `field_number`."""
-    tag = encode_varint((field_number << 3) | 2)
     parts: list[bytes] = []
     for p in payloads:
-        parts.append(tag)
-        parts.append(encode_varint(len(p)))
+        parts.append(message_header(field_number, len(p)))
         parts.append(p)
     return b"".join(parts)
 
@@ -62,20 +60,17 @@ def int_field(field_number: int, value: int) -> bytes:
 def message_header(field_number: int, length: int) -> bytes:
     """The tag and length of one occurrence of a length-delimited field: what `message_field` puts before
     the payload."""
-    if field_number < 16 and length < 128:
-        return _SHORT_HEADERS[field_number][length]
+    if field_number < 16:  # the tag is one byte
+        if length < 128:
+            return _SHORT_HEADERS[field_number][length]
+        if length < 16384:
+            return bytes(((field_number << 3) | 2, length & 0x7F | 0x80, length >> 7))
     return encode_varint((field_number << 3) | 2) + encode_varint(length)
 
 
 def message_field(field_number: int, payload: bytes) -> bytes:
     """One occurrence of a message (or bytes) field."""
-    n = len(payload)
-    if field_number < 16:  # the tag is one byte
-        if n < 128:
-            return _SHORT_HEADERS[field_number][n] + payload
-        if n < 16384:
-            return bytes(((field_number << 3) | 2, n & 0x7F | 0x80, n >> 7)) + payload
-    return encode_varint((field_number << 3) | 2) + encode_varint(len(payload)) + payload
+    return message_header(field_number, len(payload)) + payload
 
 
 def _varint(raw: bytes, pos: int) -> tuple[int, int]:
