@@ -20,7 +20,7 @@ PURE_TESTS := tests/unit/test_build.py tests/unit/test_tiles_hand.py tests/unit/
 	tests/unit/test_riichi_referee.py tests/unit/test_riichi_referee_oracle.py tests/unit/test_riichi_referee_perf.py tests/unit/test_riichi3_referee.py \
 	tests/unit/test_convert.py tests/unit/test_convert_wire.py tests/unit/test_convert_wire_eval.py tests/unit/test_service_fast_paths.py
 
-.PHONY: run test test-unit test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-referee bench-h2load bench-layers bench-mix loadtest soak proto clean setup web qt
+.PHONY: run test test-unit test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-referee bench-h2load bench-layers bench-mix bench-split loadtest soak proto clean setup web qt
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -156,6 +156,11 @@ bench-layers: setup
 # bench/results/engine_mix.json, about 20 s
 bench-mix: setup
 	$(BIN)/python -m bench.engine_mix
+
+# Where a live server's CPU goes per Play message, by library and by thread, read with Linux's perf
+# (apt-get install linux-perf; root or kernel.perf_event_paranoid <= 1): bench/results/cpu_split.json, 3 min
+bench-split: setup
+	$(BIN)/python -m bench.cpu_split
 
 # The warm load test, then the operator's view: fresh servers loaded at once, one with a worker killed.
 loadtest: setup
