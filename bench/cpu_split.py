@@ -1,9 +1,10 @@
 """`python -m bench.cpu_split`: where a live server's CPU goes per message, by library and by thread.
 
 `bench.service_cost` prices a message in server CPU; this asks which code that CPU ran in. For Evaluate (the
-README's MCR hand) and Analyze of 14 tiles, each over `Play` (16 closed-loop streams, one worker), the three
-servers of `bench.service_cost` (`floor`, `hit`, `engine`: a bare grpc.aio server, `mjsvc serve` with every
-call a cache hit, and with the cache off) are measured twice per round:
+README's MCR hand) and Analyze of 14 tiles, each over `Play` (16 closed-loop streams, one worker), and for
+unary Evaluate (16 concurrent closed-loop calls), the three servers of `bench.service_cost` (`floor`, `hit`,
+`engine`: a bare grpc.aio server, `mjsvc serve` with every call a cache hit, and with the cache off) are
+measured twice per round:
 
 1. server CPU per message from /proc, nothing attached (as `bench.service_cost` measures it);
 2. the same load with `perf record -e cpu-clock` sampling every thread of the server's processes; each sample
@@ -54,7 +55,8 @@ from mjsvc.launcher import ServerProcess, descendants
 from mjsvc.service import Service
 
 RESULTS = Path(__file__).resolve().parent / "results"
-CASES = ("evaluate", "analyze14")
+# case -> (request of bench.service_cost, how it is sent)
+CASES = {"evaluate": ("evaluate", "play"), "analyze14": ("analyze14", "play"), "evaluate unary": ("evaluate", "unary")}
 SERVERS = ("floor", "hit", "engine")
 GROUPS = ("kernel", "gRPC core", "event loop", "Python interpreter", "compiled engine and conversion", "protobuf",
           "C library", "other")
@@ -138,7 +140,7 @@ def switches(pids: list[int]) -> tuple[int, int]:
     return main, helpers
 
 
-def plain(srv: Any, raw: bytes, warmup: float, duration: float) -> dict[str, float]:
+def plain(srv: Any, shape: str, method: str, raw: bytes, warmup: float, duration: float) -> dict[str, float]:
     """`measure` with nothing attached, and the context switches per message over the same window."""
     pids = server_pids(srv)
     marks: list[tuple[int, int]] = []
@@ -151,14 +153,14 @@ def plain(srv: Any, raw: bytes, warmup: float, duration: float) -> dict[str, flo
 
     marker = threading.Thread(target=mark)
     marker.start()
-    got = measure(srv.address, pids[0], "play", "", raw, warmup, duration)
+    got = measure(srv.address, pids[0], shape, method, raw, warmup, duration)
     marker.join()
     n = max(got["messages_per_s"] * duration, 1.0)
     return {**got, "switches_event_loop_thread": (marks[1][0] - marks[0][0]) / n,
             "switches_helper_threads": (marks[1][1] - marks[0][1]) / n}
 
 
-def profile(srv: Any, address: str, raw: bytes, warmup: float, duration: float, freq: int,
+def profile(srv: Any, shape: str, method: str, raw: bytes, warmup: float, duration: float, freq: int,
             data: Path) -> dict[str, Any]:
     """The shares of `srv`'s CPU by library group and by thread, under the same closed loop as `measure`."""
     pids = server_pids(srv)
@@ -172,7 +174,7 @@ def profile(srv: Any, address: str, raw: bytes, warmup: float, duration: float, 
 
     recorder = threading.Thread(target=record)
     recorder.start()
-    loaded = measure(address, pids[0], "play", "", raw, warmup, duration + 0.5)
+    loaded = measure(srv.address, pids[0], shape, method, raw, warmup, duration + 0.5)
     recorder.join()
 
     text = subprocess.run(["perf", "script", "-i", str(data), "-F", "tid,period,ip,sym,dso"],
@@ -194,13 +196,18 @@ def profile(srv: Any, address: str, raw: bytes, warmup: float, duration: float, 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     reqs = requests()
     svc = Service()
-    raws: dict[str, bytes] = {}
     answers: dict[bytes, bytes] = {}
-    for case in CASES:
-        method, req = reqs[case]
-        play = play_request(case, method, req)
-        raws[case] = play.SerializeToString()
-        answers[raws[case]] = svc.play_bytes(play)
+    sent: dict[str, tuple[str, str, bytes]] = {}  # case -> (shape, method, request bytes)
+    for case, (request, shape) in CASES.items():
+        method, req = reqs[request]
+        if shape == "play":
+            play = play_request(request, method, req)
+            raw = play.SerializeToString()
+            answers[raw] = svc.play_bytes(play)
+        else:
+            raw = req.SerializeToString()
+            answers[raw] = svc.evaluate_bytes(req) if method == "Evaluate" else svc.analyze_bytes(req)
+        sent[case] = (shape, method, raw)
     common = ("--stream-rate", "0", "--log-level", "WARNING", "--batch-helper-threads")
     servers: dict[str, Any] = {}
     rows: dict[str, dict[str, list[dict[str, Any]]]] = {c: {s: [] for s in SERVERS} for c in CASES}
@@ -218,15 +225,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             order.shuffle(plan)
             for case, name in plan:
                 srv = servers[name]
-                unprofiled = plain(srv, raws[case], args.warmup, args.duration)
-                split = profile(srv, srv.address, raws[case], args.warmup, args.duration, args.freq,
-                                tmp / f"{case}-{name}-{r}.data")
+                unprofiled = plain(srv, *sent[case], args.warmup, args.duration)
+                split = profile(srv, *sent[case], args.warmup, args.duration, args.freq,
+                                tmp / f"{case.replace(' ', '-')}-{name}-{r}.data")
                 row = {**split, "us_per_message": unprofiled["server_us_per_message"],
                        "messages_per_s": unprofiled["messages_per_s"],
                        "switches_event_loop_thread": unprofiled["switches_event_loop_thread"],
                        "switches_helper_threads": unprofiled["switches_helper_threads"]}
                 rows[case][name].append(row)
-                print(f"round {r + 1} {case:<10} {name:<7} {row['us_per_message']:>7.1f} µs/msg "
+                print(f"round {r + 1} {case:<14} {name:<7} {row['us_per_message']:>7.1f} µs/msg "
                       f"(profiled {row['profiled_us_per_message']:.1f}), event loop thread "
                       f"{row['event_loop_thread']:.0%}, context switches per message "
                       f"{row['switches_event_loop_thread']:.2f} + {row['switches_helper_threads']:.2f}",
@@ -237,7 +244,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         shutil.rmtree(tmp, ignore_errors=True)
     return {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "engine": "python source" if os.environ.get("MJSVC_PURE_PYTHON") == "1" else "compiled where built",
-            "workers": 1, "streams": 16, "rounds": args.rounds, "duration_s": args.duration,
+            "workers": 1, "streams_or_calls": 16, "rounds": args.rounds, "duration_s": args.duration,
             "perf_frequency_hz": args.freq, "load_average": os.getloadavg()[0],
             "cases": {c: {s: summarize(rows[c][s]) for s in SERVERS} for c in CASES},
             "rounds_raw": rows}
@@ -269,7 +276,8 @@ def report_lines(row: dict[str, Any]) -> list[tuple[str, float]]:
 
 
 def print_report(rep: dict[str, Any]) -> None:
-    print(f"server CPU per Play message by library, µs (median of {rep['rounds']} rounds, {rep['when']})")
+    print(f"server CPU per message (Play) or call (unary) by library, µs (median of {rep['rounds']} rounds, "
+          f"{rep['when']})")
     for case, by_server in rep["cases"].items():
         print(f"\n{case:<32}" + "".join(f"{s:>10}" for s in SERVERS) + f"{'hit-floor':>11}{'engine-hit':>11}")
         columns = [report_lines(by_server[s]) for s in SERVERS]

@@ -68,7 +68,8 @@ def test_a_short_run_puts_each_server_cpu_where_its_code_runs(tmp_path: Path) ->
     rep = json.loads(out.read_text())
     compiled = rep["engine"] == "compiled where built" and any(
         p.name.startswith("_native__mypyc") for p in (Path(__file__).resolve().parents[2] / "engine").iterdir())
-    for case in ("evaluate", "analyze14"):
+    assert set(rep["cases"]) == {"evaluate", "analyze14", "evaluate unary"}, rep["cases"]
+    for case in rep["cases"]:
         floor, hit, engine = (rep["cases"][case][s] for s in ("floor", "hit", "engine"))
         for name, row in (("floor", floor), ("hit", hit), ("engine", engine)):
             assert row["us_per_message"] > 0, (case, name, row)
