@@ -131,8 +131,11 @@ def switches(pids: list[int]) -> tuple[int, int]:
                 status = (task / "status").read_text()
             except OSError:
                 continue
-            n = sum(int(line.split()[1]) for line in status.splitlines() if line.endswith(tuple("0123456789"))
-                    and line.split(":")[0] in ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"))
+            n = 0
+            for line in status.splitlines():
+                key, _, value = line.partition(":")
+                if key in ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"):
+                    n += int(value)
             if int(task.name) == pid:
                 main += n
             else:

@@ -5,13 +5,16 @@ and that a short real run attributes each server's CPU where that server's code 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from bench.cpu_split import GROUPS, group, parse_script, perf_available
+from bench.cpu_split import GROUPS, group, parse_script, perf_available, switches
 
 pytestmark = pytest.mark.integration
 
@@ -41,6 +44,28 @@ def test_parse_script_reads_each_sample_library_thread_and_delivery() -> None:
                                     (8567, 300060, "_message.abi3.so", False),
                                     (8567, 200040, "[kernel.kallsyms]", True)]
     assert parse_script("") == []
+
+
+def test_switches_counts_the_main_thread_and_the_others_apart() -> None:
+    slept, done = threading.Event(), threading.Event()
+
+    def other() -> None:
+        for _ in range(5):
+            time.sleep(0.002)  # each sleep gives the CPU up: a voluntary switch of this thread
+        slept.set()
+        done.wait()
+
+    main0, others0 = switches([os.getpid()])
+    worker = threading.Thread(target=other)
+    worker.start()
+    for _ in range(30):
+        time.sleep(0.002)
+    slept.wait()
+    main1, others1 = switches([os.getpid()])  # the other thread still alive, its count in /proc
+    done.set()
+    worker.join()
+    assert main1 - main0 >= 30, (main0, main1)
+    assert 5 <= others1 - others0 < 30, (others0, others1)
 
 
 @pytest.mark.parametrize(("dso", "expected"), [
