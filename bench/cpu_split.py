@@ -47,6 +47,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -116,9 +117,9 @@ def perf_available() -> str:
     return ""
 
 
-def server_pids(srv: Any) -> list[int]:
-    root = srv.pid if isinstance(srv, FloorServer) else srv.proc.pid
-    return [root, *descendants(root)]
+def server_pids(srv: FloorServer | ServerProcess) -> list[int]:
+    """The server's process and those below it (a floor server and `mjsvc serve` both keep theirs in `proc`)."""
+    return [srv.proc.pid, *descendants(srv.proc.pid)]
 
 
 def switches(pids: list[int]) -> tuple[int, int]:
@@ -143,42 +144,51 @@ def switches(pids: list[int]) -> tuple[int, int]:
     return main, helpers
 
 
-def plain(srv: Any, shape: str, method: str, raw: bytes, warmup: float, duration: float) -> dict[str, float]:
+def _loaded(srv: FloorServer | ServerProcess, shape: str, method: str, raw: bytes, warmup: float, duration: float,
+            beside: Callable[[], None]) -> dict[str, float]:
+    """`measure` the closed loop, running `beside` on a thread from the end of the warm-up."""
+
+    def after_warmup() -> None:
+        time.sleep(warmup)
+        beside()
+
+    thread = threading.Thread(target=after_warmup)
+    thread.start()
+    try:
+        return measure(srv.address, server_pids(srv)[0], shape, method, raw, warmup, duration)
+    finally:
+        thread.join()
+
+
+def plain(srv: FloorServer | ServerProcess, shape: str, method: str, raw: bytes, warmup: float,
+          duration: float) -> dict[str, float]:
     """`measure` with nothing attached, and the context switches per message over the same window."""
     pids = server_pids(srv)
     marks: list[tuple[int, int]] = []
 
     def mark() -> None:
-        time.sleep(warmup)
         marks.append(switches(pids))
         time.sleep(duration)
         marks.append(switches(pids))
 
-    marker = threading.Thread(target=mark)
-    marker.start()
-    got = measure(srv.address, pids[0], shape, method, raw, warmup, duration)
-    marker.join()
+    got = _loaded(srv, shape, method, raw, warmup, duration, mark)
     n = max(got["messages_per_s"] * duration, 1.0)
     return {**got, "switches_event_loop_thread": (marks[1][0] - marks[0][0]) / n,
             "switches_helper_threads": (marks[1][1] - marks[0][1]) / n}
 
 
-def profile(srv: Any, shape: str, method: str, raw: bytes, warmup: float, duration: float, freq: int,
-            data: Path) -> dict[str, Any]:
+def profile(srv: FloorServer | ServerProcess, shape: str, method: str, raw: bytes, warmup: float, duration: float,
+            freq: int, data: Path) -> dict[str, Any]:
     """The shares of `srv`'s CPU by library group and by thread, under the same closed loop as `measure`."""
     pids = server_pids(srv)
     main_threads = set(pids)
 
     def record() -> None:
-        time.sleep(warmup)
         subprocess.run(["perf", "record", "-e", "cpu-clock", "-g", "-F", str(freq), "-o", str(data),
                         "-p", ",".join(map(str, pids)), "--", "sleep", str(duration)],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
 
-    recorder = threading.Thread(target=record)
-    recorder.start()
-    loaded = measure(srv.address, pids[0], shape, method, raw, warmup, duration + 0.5)
-    recorder.join()
+    loaded = _loaded(srv, shape, method, raw, warmup, duration + 0.5, record)
 
     text = subprocess.run(["perf", "script", "-i", str(data), "-F", "tid,period,ip,sym,dso"],
                           capture_output=True, text=True, check=True).stdout
