@@ -286,6 +286,45 @@ def test_other_sizes_are_refused() -> None:
     assert err.value.code == "TILE_COUNT" and err.value.field == "concealed"
 
 
+def _counts_outside_the_tables(r: random.Random) -> list[int]:
+    c = [0] * NUM_KINDS
+    for _ in range(r.randint(0, 14)):
+        c[r.randrange(NUM_KINDS)] += 1
+    c[r.randrange(NUM_KINDS)] = r.choice([-1, -2, -100, 33, 40, 5000])
+    return c
+
+
+def test_counts_the_search_cannot_take_are_refused_not_crashed_on() -> None:
+    """The count-level functions search parts the tables do not hold (a fifth copy). A negative count made
+    that search run on (a crash of the compiled engine) and a huge one made it recurse too deep: both are
+    TILE_COUNT errors naming `counts`, and counts the search can take still get answers."""
+    from engine import wildcards
+
+    shapes = frozenset(ShapeKind)
+    calls = (
+        analysis.shanten, analysis.shanten_by_shape, analysis.useful_tiles, analysis.waits,
+        lambda c: analysis.shanten_for(c, 0, shapes), lambda c: analysis.useful_for(c, 0, shapes),
+        lambda c: wildcards.shanten_wild(c, [33]), lambda c: wildcards.useful_tiles_wild(c, [33]),
+        lambda c: wildcards.shanten_by_shape_wild(c, [0]),
+    )
+    r = random.Random(7)
+    refused = 0
+    for _ in range(150):
+        c = _counts_outside_the_tables(r)
+        for call in calls:
+            try:
+                call(c)
+            except TileCountError as err:
+                assert err.code == "TILE_COUNT" and err.field == "counts", err
+                refused += 1
+    assert refused > 500  # almost every such vector reaches the search in every call
+    for call in calls:
+        with pytest.raises(TileCountError):
+            call([-1] + [3] * 4 + [0] * (NUM_KINDS - 5))
+    fifth = to_counts(parse_tiles("11111m234p567s99s11z")[:13])  # a fifth copy: searched, answered
+    assert analysis.shanten(fifth) >= -1 and wildcards.shanten_wild(fifth, [33]) >= -1
+
+
 def test_decoded_additions_memo_answers_as_the_table_and_analyses_are_unchanged() -> None:
     """`_plus` keeps the table's decoded additions per part key (bounded): a memo hit answers exactly what
     the table does, and discard advice is the same with the memo emptied before every call and kept."""
