@@ -24,6 +24,7 @@ COPY pyproject.toml setup.py README.md ./
 COPY proto ./proto
 COPY engine ./engine
 COPY mjsvc ./mjsvc
+COPY tablebuild ./tablebuild
 # The same packaging as a user's `pip install .`: setup.py generates the protobuf modules and compiles the
 # engine (its mypyc runtime is engine/_native__mypyc, inside the package). The check runs from / so that
 # nothing is found through the source tree; it fails the build if the engine was not compiled.

@@ -12,6 +12,8 @@ GEN := mjsvc/gen/mahjong/v1/mahjong_pb2.py
 NATIVE := $(VENV)/.native
 # (engine/tables/built.py is not a source: the build writes it, the tables' build stamp)
 COMPILED_SRC := $(shell find engine -name '*.py' ! -name built.py) mjsvc/convert.py mjsvc/wire.py mjsvc/limits.py
+# the tables file's build code: an edit rewrites the file (setup.py runs it after the compile)
+TABLE_BUILD_SRC := $(shell find tablebuild -name '*.py')
 # The engine's own tests and the conversion layer's, run a second time on the Python source (same answers
 # in both forms).
 PURE_TESTS := tests/unit/test_build.py tests/unit/test_tiles_hand.py tests/unit/test_shapes.py tests/unit/test_shapes_plain.py tests/unit/test_memo.py tests/unit/test_mcr_fans.py \
@@ -30,7 +32,7 @@ $(STAMP): pyproject.toml
 
 # mypyc's shared runtime is built as engine/_native__mypyc*.so, inside the package, so every installed
 # entry point finds it from any working directory.
-$(NATIVE): $(STAMP) setup.py $(COMPILED_SRC)
+$(NATIVE): $(STAMP) setup.py $(COMPILED_SRC) $(TABLE_BUILD_SRC)
 	@$(BIN)/python -c "import sysconfig, shutil, os, sys; cc = (sysconfig.get_config_var('CC') or 'cc').split()[0]; \
 	  h = os.path.join(sysconfig.get_paths()['include'], 'Python.h'); \
 	  sys.exit(0 if shutil.which(cc) and os.path.exists(h) else \

@@ -13,8 +13,8 @@ works from any working directory (DESIGN.md, "The installed form"):
 - the protobuf and gRPC modules are generated from proto/ into mjsvc/gen/ before the packages are
   collected (setup() below), so `pip install .` and `pip wheel .` from a fresh clone carry them.
 - the per-suit tables file `engine/tables/suits.bin` (engine/tables) is computed after the engine is
-  compiled, by the compiled engine itself (`python -m engine.tables.builder`): into the build tree for
-  a regular install or wheel (so it is installed inside the package), in place for `make`
+  compiled, by the compiled engine itself (`python -m tablebuild`, the build code beside the engine):
+  into the build tree for a regular install or wheel (so it is installed inside the package), in place for `make`
   (`build_ext --inplace`). A file whose recorded source digest is current is kept (or copied from the
   source tree), so only a change to the modules the tables come from rebuilds it. Beside it the builder
   writes the build stamp `engine/tables/built.py` (the file's source digests as constants: no process
@@ -91,14 +91,14 @@ def write_suit_tables(root: Path) -> None:
     target = root / TABLES
     source = HERE / TABLES
     env = dict(os.environ, PYTHONPATH=str(root))
-    current = [sys.executable, "-c", "import sys; from engine.tables import builder; "
+    current = [sys.executable, "-c", "import sys; from tablebuild import builder; "
                "sys.exit(0 if builder.is_current(sys.argv[1]) else 1)"]
     if root != HERE and not target.exists() and source.exists() and \
             subprocess.call(current + [str(source)], cwd=root, env=env) == 0:
         shutil.copyfile(source, target)
         print(f"suit tables: copied the current {source}")
     # builds the file unless it is current, and writes the build stamp beside it (engine/tables/built.py)
-    subprocess.check_call([sys.executable, "-m", "engine.tables.builder", str(target), "--if-stale"], cwd=root, env=env)
+    subprocess.check_call([sys.executable, "-m", "tablebuild", str(target), "--if-stale"], cwd=root, env=env)
 
 
 class BuildWithTables(build):

@@ -30,8 +30,8 @@ def cache_dir() -> str:
 def prepare() -> str:
     """Make sure the workers find a tables file; returns the log line that says which (or why none)."""
     from engine import tables
-    from engine.tables import builder
     from engine.tables.loader import ENV
+    from tablebuild import builder
 
     if tables.TABLES is not None or os.environ.get(ENV):
         line = tables.status()
@@ -43,7 +43,7 @@ def prepare() -> str:
                     tables.PROBLEM, path)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         t0 = time.monotonic()
-        done = subprocess.run([sys.executable, "-m", "engine.tables.builder", path],
+        done = subprocess.run([sys.executable, "-m", "tablebuild", path],
                               env=dict(os.environ, **{ENV: "off"}), capture_output=True, text=True)
         if done.returncode != 0:
             line = f"suit tables: building {path} failed; workers answer by search ({done.stderr.strip()[-300:]})"

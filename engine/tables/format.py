@@ -40,7 +40,7 @@ FORMAT_VERSION: Final = 1
 ALIGN: Final = 64
 FILE_NAME: Final = "suits.bin"
 
-# The file's two parts (engine.tables.sources.PART_SOURCES): a section belongs to the MCR part when its name
+# The file's two parts (tablebuild.sources.PART_SOURCES): a section belongs to the MCR part when its name
 # starts with `MCR_PREFIX`, else to the per-suit part.
 PART_SUITS: Final = "suits"
 PART_MCR: Final = "mcr"

@@ -231,7 +231,7 @@ def test_dockerfile() -> None:
                 assert (ROOT / src).exists(), src
     ignored = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
                if line.strip() and not line.startswith("#")]
-    for needed in ("engine", "mjsvc", "proto", "pyproject.toml", "setup.py"):
+    for needed in ("engine", "mjsvc", "tablebuild", "proto", "pyproject.toml", "setup.py"):
         assert needed not in ignored
 
 

@@ -20,7 +20,7 @@ from engine import shapes, tables
 from engine.rules.mcr import facts, scoring
 from engine.rules.mcr import predicates as P
 from engine.rules.mcr import tables as mcr_tables
-from engine.tables import builder
+from tablebuild import builder
 
 pytestmark = pytest.mark.skipif(tables.TABLES is None, reason=f"no tables file: {tables.PROBLEM}")
 

@@ -5,15 +5,14 @@ Every look-up the engine makes through the mapped tables is compared with the en
 14 tiles) and every honour key (43,130), field by field; keys outside the tables answer by search.
 `make test` compares the splits on every key and samples the two slowest comparisons (every fourth /
 third key); `make test-slow` compares everything on every key.
-The file is checked on load (magic, format, SHA-256), and the build is deterministic (slow test).
+The file is checked on load (magic, format, SHA-256); that the build is deterministic is a slow test of
+tests/integration/test_tables_processes.py.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,9 +22,9 @@ from engine import analysis as A
 from engine import shapes as S
 from engine import tables
 from engine.rules.mcr import facts
-from engine.tables import builder
 from engine.tables import format as F
 from engine.tables.loader import TableError, open_tables
+from tablebuild import builder
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -140,33 +139,3 @@ def test_a_damaged_or_foreign_file_is_refused(tmp_path: Path) -> None:
         open_tables(_damaged_copy(tmp_path, tables.TABLES.size - 100))
     with pytest.raises(TableError, match="magic"):
         open_tables(_damaged_copy(tmp_path, 0))
-
-
-def _engine_status(env: dict[str, str]) -> str:
-    code = "import engine.analysis, engine.tables as t; print(t.status())"
-    return subprocess.run([sys.executable, "-c", code], env=env, cwd="/", capture_output=True, text=True,
-                          check=True).stdout.strip()
-
-
-@pytest.mark.slow
-def test_the_build_is_deterministic(tmp_path: Path) -> None:
-    """A second build gives the installed file byte for byte (and so the same SHA-256)."""
-    assert tables.TABLES is not None
-    out = tmp_path / "again.bin"
-    subprocess.run([sys.executable, "-m", "engine.tables.builder", str(out)], cwd=ROOT, check=True)
-    assert out.read_bytes() == Path(tables.TABLES.path).read_bytes()
-
-
-@pytest.mark.slow
-def test_serve_builds_missing_tables_once_into_the_cache_directory(tmp_path: Path) -> None:
-    """What `mjsvc serve` does before starting workers when the package holds no tables file."""
-    code = ("import logging, os, engine.tables as t; logging.basicConfig(level='INFO');"
-            "t.TABLES, t.PROBLEM = None, 'simulated: no file in the package';"
-            "from mjsvc import suit_tables; suit_tables.prepare(); print(os.environ['MJSVC_SUIT_TABLES'])")
-    env = {k: v for k, v in os.environ.items() if k != "MJSVC_SUIT_TABLES"}
-    env["MJSVC_CACHE_DIR"] = str(tmp_path)
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd="/", capture_output=True, text=True, check=True)
-    path = Path(out.stdout.strip())
-    assert path.parent == tmp_path and path.name.startswith("suits-")
-    assert "building them once into" in out.stderr and "workers map" in out.stderr
-    assert open_tables(str(path)).sha256 == tables.TABLES.sha256  # type: ignore[union-attr]

@@ -32,10 +32,10 @@ from engine import analysis, tables
 from engine import wildcards as W
 from engine.hand import Hand, make_hand, pung
 from engine.shapes import SetKind, ShapeKind, decompositions, is_seven_pairs, is_thirteen_orphans, suit_splits
-from engine.tables import builder
 from engine.tables import format as F
 from engine.tables.loader import read_header
 from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, WHITE, parse_tiles
+from tablebuild import builder
 
 ALL = tuple(range(NUM_KINDS))
 ORPHANS = TERMINALS_AND_HONORS

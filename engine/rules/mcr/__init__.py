@@ -4,8 +4,8 @@ The package contract (engine/rules/model.py): fans.py holds the fans as data, pr
 fan (`@fan(Fan.X)`), facts.py what the rules read, scoring.py the mechanism (five principles, every
 decomposition, the best first) and the payments (`score`, the entry point), options.py the one option,
 payments.py the payment rule's source. Its own modules: rulebook.py, the other convention (the rows and
-the one step it reads otherwise), tables.py, the scoring look-ups answered at install time (read here),
-and tables_build.py, their build (install time only).
+the one step it reads otherwise) and tables.py, the scoring look-ups answered at install time (read here;
+built by tablebuild/mcr.py, outside the engine).
 
 Rulings and sources (docs/rules/mcr.md says the same for readers):
 

@@ -2,8 +2,8 @@
 
 Two look-ups of MCR scoring have key spaces small enough to answer all of them ahead of time, and
 answers that cost a few thousand instructions to find when a process meets a key for the first time.
-The build (engine.tables.builder, through engine/rules/mcr/tables_build.py: build code that no runtime
-module imports) runs the engine's own code on every key and writes the answers into
+The build (`python -m tablebuild`, through tablebuild/mcr.py: build code outside the engine, which no
+runtime module imports) runs the engine's own code on every key and writes the answers into
 the tables file (`suits.bin`, its MCR part: sections named `mcr.*`); every process maps them
 read-only with the rest of the file, so a worker never computes one under load:
 
@@ -23,7 +23,7 @@ is stored once, numbered in the order the keys first meet them (so the build is 
 tile-fans item is a fan id (each counted once); a pung-combinations item is `fan id << POSITION_BITS |
 position mask` (the positions, ascending, of the sets the fan is made of among the sorted tiles).
 
-The MCR part has its own source digest (engine.tables.sources.PART_SOURCES: the fan rules, facts,
+The MCR part has its own source digest (tablebuild.sources.PART_SOURCES: the fan rules, facts,
 scoring and this module), recorded by the build in the file and in the build stamp
 (`engine.tables.BUILT_PARTS`): this process reads the tables only if the two agree (no source is hashed
 at run time; tests/unit/test_tables.py checks the file against the sources, and `make` rebuilds it);

@@ -1,11 +1,11 @@
 """Builds the per-suit tables file: the engine's own search run on every part key, written once.
 
-    python -m engine.tables.builder [PATH] [--if-stale]
+    python -m tablebuild [PATH] [--if-stale]
 
-PATH defaults to `suits.bin` beside this module (where the engine looks for it); `--if-stale` keeps a
+PATH defaults to `suits.bin` in the `engine.tables` package (where the engine looks for it); `--if-stale` keeps a
 file whose recorded source digest matches the sources the tables are computed from (setup.py's build
 passes it). Rewriting a file whose per-suit part is current (its `parts` digest, format.py) copies
-that part's sections from it and computes the MCR part only (engine.rules.mcr.tables: a few seconds
+that part's sections from it and computes the MCR part only (tablebuild.mcr: a few seconds
 instead of minutes); the result is the same bytes as a build from nothing. The output is
 deterministic: the same sources give the same bytes (keys in lexicographic order, class ids in the
 order the search first meets them, JSON header with sorted keys), and its SHA-256 is recorded in the
@@ -27,14 +27,14 @@ import time
 from array import array
 from itertools import product
 
+from engine.tables import DEFAULT_PATH
 from engine.tables import format as F
 from engine.tables.loader import ENV, read_header
-from engine.tables.sources import part_digest, source_digest
+from tablebuild.sources import part_digest, source_digest
 
 __all__ = ["build", "is_current", "main", "part_keys", "source_digest", "write", "write_stamp"]
 
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))  # engine/tables: where the engine looks for the file
-DEFAULT_PATH = os.path.join(PACKAGE_DIR, F.FILE_NAME)  # engine.tables.DEFAULT_PATH
+PACKAGE_DIR = os.path.dirname(DEFAULT_PATH)  # engine/tables: where the engine looks for the file
 STAMP = "built.py"  # the build stamp, beside the tables file in the package
 
 
@@ -81,7 +81,7 @@ def _pack_summary(info: tuple[int, ...]) -> int:
 def build(previous: str | None = None) -> tuple[bytes, dict]:
     """The file's bytes, and its header. `previous`: an existing file whose per-suit part is reused
     if its recorded digest is current (else, or None: computed)."""
-    from engine.rules.mcr import tables_build as mcr_tables
+    from tablebuild import mcr as mcr_tables
 
     reused = _current_suit_part(previous) if previous else None
     sections, counts = reused if reused is not None else _suit_part()
@@ -232,7 +232,7 @@ def write_stamp(path: str) -> str | None:
         header, _ = read_header(f.read(1 << 16))
     parts = sorted(header.get("parts", {}).items())
     target = os.path.join(PACKAGE_DIR, STAMP)
-    text = ('"""Written by engine.tables.builder with suits.bin beside it (git-ignored): the digest of the sources\n'
+    text = ('"""Written by tablebuild with suits.bin beside it (git-ignored): the digest of the sources\n'
             'each part of that file was computed from, compared at import with the digests the file records."""\n\n'
             f"PARTS = {tuple(parts)!r}\n")
     if os.path.exists(target):
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if os.environ.get(ENV, "").lower() != "off":  # the search must start empty: a fresh interpreter
         env = dict(os.environ, **{ENV: "off"})
-        return subprocess.call([sys.executable, "-m", "engine.tables.builder", path], env=env)
+        return subprocess.call([sys.executable, "-m", "tablebuild", path], env=env)
     t0 = time.perf_counter()
     header = write(path)
     write_stamp(path)
@@ -265,6 +265,3 @@ def main(argv: list[str] | None = None) -> int:
           f"sha256 {header['sha256'][:12]}) in {time.perf_counter() - t0:.1f} s")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,5 @@
 """The MCR part of the tables file, built: the engine's own rules run on every key (engine.rules.mcr.tables
-describes the tables and reads them). Build code only: engine.tables.builder imports it at install time, no
-runtime module does (so the rules and the loader they read do not import each other)."""
+describes the tables and reads them). Build code: `tablebuild.builder` imports it, no runtime module does."""
 
 from __future__ import annotations
 
@@ -20,7 +19,7 @@ from engine.rules.mcr.tables import (
 
 
 def build_sections() -> dict[str, tuple[str, bytes]]:
-    """The MCR part of the tables file (engine.tables.builder calls this), computed by the engine's
+    """The MCR part of the tables file (`tablebuild.builder` calls this), computed by the engine's
     own rules on every key."""
     tile_fans = [predicates._tile_fans(key) for key in range(TILE_KEYS)]
     combinations: list[Combinations] = [()] * PUNG_COMBINATION_KEYS

@@ -1,5 +1,5 @@
-"""The sources each part of the tables file is computed from, and their digests (build code only:
-engine.tables.builder imports it, no runtime module does; a process never hashes sources).
+"""The sources each part of the tables file is computed from, and their digests (build code: the builder
+and the tests import it, no runtime module does; a serving process never hashes sources).
 
 The file's content comes in two parts, each with the digest of the sources it is computed from: the
 per-suit part (the search, the wildcard need builders) and the MCR part (the fan rules and what they
@@ -19,21 +19,21 @@ from engine.tables.format import PART_MCR, PART_SUITS
 
 # The sources whose code decides each part's content (paths from the repository root; the encoding and
 # the builder belong to both).
-_COMMON_SOURCES = ("engine/tables/format.py", "engine/tables/builder.py")
+_COMMON_SOURCES = ("engine/tables/format.py", "tablebuild/builder.py")
 PART_SOURCES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     # the search, the wildcard need builders
     PART_SUITS: ("engine/tiles.py", "engine/shapes.py", "engine/analysis.py", "engine/wildcards.py",
                  *_COMMON_SOURCES),
     # the fan rules and what they read, the combination search, the fan ids, the MCR table encoding
     PART_MCR: ("engine/rules/mcr/predicates.py", "engine/rules/mcr/facts.py", "engine/rules/mcr/scoring.py",
-               "engine/rules/mcr/fans.py", "engine/rules/mcr/tables.py", "engine/rules/mcr/tables_build.py",
+               "engine/rules/mcr/fans.py", "engine/rules/mcr/tables.py", "tablebuild/mcr.py",
                *_COMMON_SOURCES),
 })
 
 
 def part_digest(part: str) -> str:
     """SHA-256 over the sources of one part of the file (`PART_SOURCES`), names and contents."""
-    root = Path(__file__).resolve().parent.parent.parent  # this module is never compiled
+    root = Path(__file__).resolve().parent.parent  # beside engine/, installed or in a checkout
     h = hashlib.sha256()
     for name in PART_SOURCES[part]:
         h.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
