@@ -10,11 +10,7 @@ to ready, ready meaning at least one tile completes a legal win.
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -26,15 +22,6 @@ from engine.tiles import parse_tiles, suit_of
 from mjsvc import convert
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.service import Service
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """`python -m engine` of this checkout (pure Python)."""
-    env = {**os.environ, "MJSVC_PURE_PYTHON": "1"}
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=60)
 
 
 def proto_hand(h: Hand) -> pb.Hand:
