@@ -40,14 +40,13 @@ from engine.results import Analysis, DiscardOption, TileCount
 from engine.shapes import COMPLETE_SUITS, ShapeKind, _suit_splits_dfs, is_complete_counts
 from engine.tables import TABLES
 from engine.tables.loader import SuitTable
-from engine.tile_kinds import NUM_KINDS, TERMINALS_AND_HONORS, suit_of
+from engine.tile_kinds import NUM_KINDS, SEARCH_MAX_TILES, TERMINALS_AND_HONORS, suit_of
 from engine.tiles import to_counts
 
 Key = tuple[int, ...]  # nine counts for a suit, seven for the honours
 
 _NEG = -64  # "no pair taken from this part": stays negative after any sum of real values
 _S = 1 << 16  # stride of the (id, id) combination key
-_DFS_TILES = 32  # the most tiles of one part the search takes: far above any hand
 _ALL_KINDS = frozenset(range(NUM_KINDS))
 
 _lock = REGISTRY.lock("analysis.lock")
@@ -148,9 +147,9 @@ def _part_cid_dfs(key: Key) -> int:
     cid = _PART_CID.get(key)
     if cid is not None:
         return cid
-    if min(key) < 0 or sum(key) > _DFS_TILES:  # the search would not end, or recurse too deep
+    if min(key) < 0 or sum(key) > SEARCH_MAX_TILES:  # the search would not end, or recurse too deep
         raise TileCountError(f"counts: a part of {key} cannot be searched: each count 0 or more, at most "
-                             f"{_DFS_TILES} tiles in a suit", "counts")
+                             f"{SEARCH_MAX_TILES} tiles in a suit", "counts")
     i = next((r for r, n in enumerate(key) if n), None)
     vec: tuple[int, ...]
     if i is None:

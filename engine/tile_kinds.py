@@ -15,6 +15,9 @@ NUM_KINDS: Final = 34
 NUM_SUITED: Final = 27  # the suited kinds come first: 0 .. 26
 RANKS: Final = 9  # kinds in a suit
 HONOR_PART: Final = 3  # suit_of of an honour: the fourth part of a hand
+# The most tiles of one part (and wildcards) the shape searches take (engine.analysis, engine.wildcards):
+# far above any hand; a count vector beyond it, or with a negative count, is refused (TILE_COUNT).
+SEARCH_MAX_TILES: Final = 32
 
 M1: Final = 0
 P1: Final = 9

@@ -41,7 +41,17 @@ from engine.registry import REGISTRY
 from engine.results import Analysis, DiscardOption, TileCount
 from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet
 from engine.tables import TABLES
-from engine.tile_kinds import EAST, NUM_KINDS, P1, S1, TERMINALS_AND_HONORS, is_suited, suit_first, suit_of
+from engine.tile_kinds import (
+    EAST,
+    NUM_KINDS,
+    P1,
+    S1,
+    SEARCH_MAX_TILES,
+    TERMINALS_AND_HONORS,
+    is_suited,
+    suit_first,
+    suit_of,
+)
 
 NEED_CAP: Final = 15  # a stored need above this reads as 15: no hand holds that many wildcards
 _PAIR_SHIFT: Final = 4
@@ -57,7 +67,6 @@ _ORPHAN_SET: Final = frozenset(_ORPHANS)
 _IS_ORPHAN: Final = tuple(t in _ORPHAN_SET for t in range(NUM_KINDS))
 _NON_ORPHANS: Final = tuple(t for t in range(NUM_KINDS) if t not in _ORPHAN_SET)
 _NEG: Final = -64
-_DFS_TILES: Final = 32  # the most tiles of one part, and wildcards, the search takes: far above any hand
 _MELD_SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
 
 
@@ -308,8 +317,8 @@ def split_wild(counts: Sequence[int], wild: Collection[int]) -> tuple[list[int],
     for t in wild:
         j += real[t]
         real[t] = 0
-    if not 0 <= j <= _DFS_TILES:  # the placements of the wildcards are searched for each count up to j
-        raise TileCountError(f"counts: {j} wildcards; 0 to {_DFS_TILES} can be placed", "counts")
+    if not 0 <= j <= SEARCH_MAX_TILES:  # the placements of the wildcards are searched for each count up to j
+        raise TileCountError(f"counts: {j} wildcards; 0 to {SEARCH_MAX_TILES} can be placed", "counts")
     return real, j
 
 
@@ -679,9 +688,9 @@ def _wild_vectors(key: tuple[int, ...], j: int) -> tuple[Vec, ...]:
     found = _WILD_VECS.get((key, j))
     if found is not None:
         return found
-    if min(key) < 0 or sum(key) > _DFS_TILES or not 0 <= j <= _DFS_TILES:  # the search would not end
+    if min(key) < 0 or sum(key) > SEARCH_MAX_TILES or not 0 <= j <= SEARCH_MAX_TILES:  # the search would not end
         raise TileCountError(f"counts: a part of {key} with {j} wildcards cannot be searched: each count 0 or "
-                             f"more, at most {_DFS_TILES} tiles in a suit and as many wildcards", "counts")
+                             f"more, at most {SEARCH_MAX_TILES} tiles in a suit and as many wildcards", "counts")
     i = next((r for r, n in enumerate(key) if n), None)
     if i is None:
         out = tuple(_EMPTY_VEC for _ in range(j + 1))
