@@ -126,3 +126,15 @@ def test_the_wheel_holds_engine_mjsvc_and_tablebuild_only() -> None:
     assert project["tool"]["setuptools"]["packages"]["find"]["include"] == ["engine*", "mjsvc*", "tablebuild*"]
     runtime = [p for d in ("engine", "mjsvc", "tablebuild") for p in (ROOT / d).rglob("*.py") if "gen" not in p.parts]
     assert not [p for p in runtime if "from bench" in p.read_text() or "import bench" in p.read_text()]
+
+
+def test_the_licence_is_an_spdx_expression_that_the_build_reads_without_a_warning() -> None:
+    """PEP 639: `project.license` is an SPDX expression (the table form makes setuptools warn at every install
+    that it is deprecated), which setuptools reads from 77 on, so the build requires that."""
+    import re
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["license"] == "LicenseRef-Proprietary"
+    floors = [re.fullmatch(r"setuptools>=(\d+)", r) for r in project["build-system"]["requires"]]
+    assert [int(m.group(1)) for m in floors if m] and all(int(m.group(1)) >= 77 for m in floors if m)
