@@ -16,7 +16,7 @@ COMPILED_SRC := $(shell find engine -name '*.py' ! -name built.py) mjsvc/convert
 TABLE_BUILD_SRC := $(shell find tablebuild -name '*.py')
 # The engine's own tests and the conversion layer's, run a second time on the Python source (same answers
 # in both forms).
-PURE_TESTS := tests/unit/test_build.py tests/unit/test_tiles_hand.py tests/unit/test_shapes.py tests/unit/test_shapes_plain.py tests/unit/test_memo.py tests/unit/test_mcr_fans.py \
+PURE_TESTS := tests/unit/test_build.py tests/unit/test_referee_fuzz.py tests/unit/test_tiles_hand.py tests/unit/test_shapes.py tests/unit/test_shapes_plain.py tests/unit/test_memo.py tests/unit/test_mcr_fans.py \
 	tests/unit/test_mcr_memo.py tests/unit/test_mcr_oracle.py tests/unit/test_mcr2p.py tests/unit/test_analysis.py tests/unit/test_sichuan.py tests/unit/test_model.py \
 	tests/unit/test_riichi.py tests/unit/test_riichi_majiang.py tests/unit/test_hk_rules.py tests/unit/test_guangdong.py \
 	tests/unit/test_riichi_referee.py tests/unit/test_riichi_referee_oracle.py tests/unit/test_riichi_referee_perf.py tests/unit/test_riichi3_referee.py \

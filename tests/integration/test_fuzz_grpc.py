@@ -1,8 +1,9 @@
 """Issue 11: the service fuzzed over real gRPC. Hypothesis draws sequences of calls to every RPC (Evaluate,
-Analyze, ListFans, EvaluateBatch, Play), as structured messages (legal winning hands, random hands, random
-melds and contexts, odd rule sets, merged and repeated fields) and as raw bytes (random and mutated), in any
-order over a shared pool of hands, so the same hand goes through Evaluate and Analyze, repeated, cached and
-not.
+Analyze, ListFans, EvaluateBatch, Legal, Settle, Play), as structured messages (legal winning hands, random
+hands, random melds and contexts, odd rule sets, merged and repeated fields; for the referee, whole hands of
+every rule set played and then damaged, tests/support/referee_mutations.py) and as raw bytes (random and
+mutated), in any order over a shared pool of hands, so the same hand goes through Evaluate and Analyze,
+repeated, cached and not.
 
 Checked for every request: the status is never UNKNOWN or INTERNAL; a body protobuf cannot parse is
 INVALID_ARGUMENT / BAD_REQUEST; every request protobuf can parse gets exactly what `mjsvc batch --cache-size
@@ -33,6 +34,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
+from referee_mutations import mutated, played_logs
 from server_harness import ROOT, ServerProcess
 
 from bench.mcr_cases import cases
@@ -142,8 +144,16 @@ analyzes = st.one_of(
     st.builds(pb.AnalyzeRequest, hand=st.sampled_from(HANDS), visible=st.lists(st.integers(1, 34), max_size=150)),
 )
 list_fans = st.builds(pb.ListFansRequest, rule_set=rule_sets)
+LOGS = played_logs()
+hand_logs = st.one_of(
+    st.sampled_from(LOGS),  # whole hands as played: Settle answers, Legal at the hand's end
+    st.builds(lambda i, seed: mutated(LOGS[i], random.Random(seed)), st.integers(0, len(LOGS) - 1),
+              st.integers(0, 2**32 - 1)),
+)
+legals = st.builds(pb.LegalRequest, log=hand_logs)
+settles = st.builds(pb.SettleRequest, log=hand_logs)
 REQUEST_TYPES = {"Evaluate": pb.EvaluateRequest, "Analyze": pb.AnalyzeRequest, "ListFans": pb.ListFansRequest,
-                 "EvaluateBatch": pb.EvaluateBatchRequest}
+                 "EvaluateBatch": pb.EvaluateBatchRequest, "Legal": pb.LegalRequest, "Settle": pb.SettleRequest}
 
 
 def _mutate(data: bytes, pos: int, byte: int) -> bytes:
@@ -181,22 +191,24 @@ def raw(messages: st.SearchStrategy[Message], body_limit: int) -> st.SearchStrat
 def _play(pair: tuple[str, Message], pid: str) -> pb.PlayRequest:
     kind, msg = pair
     out = pb.PlayRequest(id=pid)
-    if kind == "evaluate":
-        out.evaluate.CopyFrom(msg)
-    elif kind == "analyze":
-        out.analyze.CopyFrom(msg)
+    if kind != "none":
+        getattr(out, kind).CopyFrom(msg)
     return out
 
 
 BODY_LIMITS = limits.body_limits(MAX_BATCH, MAX_MESSAGE_BYTES)  # the server's, for its default settings
 play_messages = st.builds(_play, st.one_of(st.tuples(st.just("evaluate"), evaluates),
                                            st.tuples(st.just("analyze"), analyzes),
+                                           st.tuples(st.just("legal"), legals),
+                                           st.tuples(st.just("settle"), settles),
                                            st.tuples(st.just("none"), st.just(pb.EvaluateRequest()))),
                           st.text(max_size=8))
 calls = st.one_of(
     st.tuples(st.just("Evaluate"), st.one_of(evaluates, raw(evaluates, BODY_LIMITS["Evaluate"]))),
     st.tuples(st.just("Analyze"), st.one_of(analyzes, raw(analyzes, BODY_LIMITS["Analyze"]))),
     st.tuples(st.just("ListFans"), st.one_of(list_fans, raw(list_fans, BODY_LIMITS["ListFans"]))),
+    st.tuples(st.just("Legal"), st.one_of(legals, legals, raw(legals, BODY_LIMITS["Legal"]))),
+    st.tuples(st.just("Settle"), st.one_of(settles, settles, raw(settles, BODY_LIMITS["Settle"]))),
     st.tuples(st.just("EvaluateBatch"), st.one_of(st.builds(pb.EvaluateBatchRequest,
                                                             requests=st.lists(evaluates, max_size=6)),
                                                   raw(st.builds(pb.EvaluateBatchRequest,
@@ -286,7 +298,7 @@ class Fuzzer:
             if which is None:
                 assert answer.error.reason == "BAD_REQUEST" and answer.id == req.id
                 continue
-            method = "Evaluate" if which == "evaluate" else "Analyze"
+            method = which.title()
             expected = self.reference.answer(method, getattr(req, which))
             self.compared += 1
             assert answer.id == req.id
@@ -314,7 +326,8 @@ class Fuzzer:
 
 def _response(method: str) -> Message:
     return {"Evaluate": pb.EvaluateResponse(), "Analyze": pb.AnalyzeResponse(), "ListFans": pb.ListFansResponse(),
-            "EvaluateBatch": pb.EvaluateBatchResponse()}[method]
+            "EvaluateBatch": pb.EvaluateBatchResponse(), "Legal": pb.LegalResponse(),
+            "Settle": pb.SettleResponse()}[method]
 
 
 def _parse(cls: type[Message], body: bytes) -> Message | None:
@@ -372,8 +385,10 @@ def test_fuzz_every_rpc(server: ServerProcess) -> None:
     print(json.dumps(figures))  # the figures, for `pytest -s`
     assert figures["total"] >= 2000 and figures["compared_with_batch"] >= 1000, figures
     assert figures["over_the_body_limit"] > 0 and figures["undecodable"] > 0, figures
-    assert all(figures["requests_per_rpc"].get(m, 0) > 100 for m in ("Evaluate", "Analyze", "ListFans",
-                                                                     "EvaluateBatch", "Play")), figures
+    rpcs = ("Evaluate", "Analyze", "ListFans", "EvaluateBatch", "Legal", "Settle", "Play")
+    assert all(figures["requests_per_rpc"].get(m, 0) > 100 for m in rpcs), figures
+    # the referee's answers are compared too, not only its refusals
+    assert figures["outcomes"].get("Legal OK", 0) > 20 and figures["outcomes"].get("Settle OK", 0) > 20, figures
     _check_server(server)
 
 

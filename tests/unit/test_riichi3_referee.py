@@ -201,6 +201,15 @@ def test_logs_three_players_cannot_have() -> None:
     assert err.value.field == "log.scores" and "East to North" in err.value.message
     four_hands = replace(DEAL, hands=(*DEAL.hands, SeatTiles(Wind.NORTH, tuple(parse_tiles("1199s1199pEEWWC")))))
     assert "East, South and West" in str(illegal(HandLog("riichi", (four_hands,), SANMA)))
+    # an event of North, the seat three players do not have, is named (it was an IndexError: INTERNAL)
+    N = Wind.NORTH
+    for ev in (Kita(N), Draw(N, t("9s")), Discard(N, t("N")), Claim(N, MeldKind.PUNG, (t("N"),) * 3), Win(N)):
+        for lg in (log(ev), log(Draw(E, t("1s")), ev), log(*KITA, ev)):
+            for ask in (referee.legal, referee.settle):
+                with pytest.raises(IllegalEventError) as bad:
+                    ask(lg)
+                assert bad.value.field == f"log.events[{len(lg.events) - 1}]"
+                assert "North has no seat" in bad.value.message
 
 
 def test_sanma_over_the_wire_and_as_json() -> None:

@@ -271,6 +271,20 @@ def test_a_tile_out_of_range_is_a_bad_log_and_other_rule_sets_events_are_illegal
     assert err2.index == 3
 
 
+@pytest.mark.parametrize("name", ["honba", "riichi_sticks"])
+def test_counters_outside_a_win_contexts_range_are_a_bad_log(name: str) -> None:
+    """A hand's counters are read as a win's context reads them (0..100): 2**31 - 1 made the next hand's
+    counter overflow the answer's int32 (an INTERNAL error over the wire)."""
+    ended = (Draw(E, t("N")), Discard(E, t("8s")), Win(S))
+    for count in (101, 2**31 - 1):
+        for lg in (log(**{name: count}), log(*ended, **{name: count})):
+            for ask in (referee.legal, referee.settle):
+                with pytest.raises(BadLogError) as err:
+                    ask(lg)
+                assert err.value.field == f"log.{name}" and "0..100" in err.value.message
+    assert referee.settle(log(*ended, **{name: 100})).seats  # the bound itself is played
+
+
 def test_the_round_options() -> None:
     # swap_calling: the called tile may go straight back
     events = (Draw(E, t("7p")), Discard(E, t("7p")), Claim(S, MeldKind.CHOW, (t("5p"), t("6p"), t("7p"))))

@@ -183,6 +183,17 @@ def test_void_suit_is_enforced() -> None:
                                         r.Discard(E, T("9p")), r.Win(S)))
 
 
+def test_an_honour_in_an_event_is_no_sichuan_tile() -> None:
+    """Sichuan plays the three suits: an honour discarded or konged by a seat is named as no Sichuan tile (an
+    honour index ran off the end of a seat's counts: an IndexError, INTERNAL over the wire)."""
+    for ev in (r.Discard(E, T("E")), r.Kong(E, T("C")), r.Discard(E, T("P"))):
+        lg = sc(*START, ev)
+        assert "not a Sichuan tile" in illegal(lg)
+        with pytest.raises(r.IllegalEventError) as err:
+            r.settle(lg)
+        assert err.value.field == f"log.events[{len(START)}]"
+
+
 def test_set_aside_tile_is_the_first_discard() -> None:
     mil = SichuanOptions()  # MIL: the void suit is declared by a tile set aside face down
     assert "sets no tile" in illegal(sc(deal(HANDS), *voids(B, B, B, M), opts=mil))
@@ -235,7 +246,19 @@ def test_round_options_are_checked() -> None:
     for bad in ({"void_penalty": -1}, {"false_win_penalty": 10**6}):
         with pytest.raises(BadOptionError) as e:
             r.legal(sc(deal(HANDS), opts=SichuanOptions(**bad)))  # type: ignore[arg-type]
-        assert e.value.field == f"options.sichuan.{next(iter(bad))}"
+        # named where the log holds them (the fuzz of tests/unit/test_referee_fuzz.py found them named as
+        # an EvaluateRequest's)
+        assert e.value.field == f"log.options.sichuan.{next(iter(bad))}"
+        assert e.value.message.startswith(e.value.field + ": ")
+
+
+def test_a_players_void_suit_option_is_refused_at_a_table() -> None:
+    """options.sichuan.void_suit is one player's (Analyze's); a table's seats declare theirs by VoidSuit events.
+    It was ignored, or refused as an EvaluateRequest's option only when a win's void differed."""
+    for suit in Suit:
+        with pytest.raises(BadOptionError) as e:
+            r.legal(sc(deal(HANDS), opts=SichuanOptions(set_aside=False, void_suit=suit)))
+        assert e.value.field == "log.options.sichuan.void_suit" and "VoidSuit" in e.value.message
 
 
 def test_chengdu_table_defaults() -> None:

@@ -71,6 +71,7 @@ from engine.referee import (
     nets_and_pot,
 )
 from engine.results import Evaluation
+from engine.rules.riichi.context import MAX_COUNTERS
 from engine.rules.riichi.options import Renhou, RiichiOptions
 from engine.rules.riichi.payments import YAKUMAN_BASE, tsumo_shares
 from engine.rules.riichi.yaku import Yaku
@@ -335,6 +336,9 @@ class Table:
         if self.n == 3 and log.prevalent_wind == Wind.NORTH:
             raise BadLogError("log.prevalent_wind: three players play East, South and West rounds",
                               "log.prevalent_wind")
+        for name, count in (("honba", log.honba), ("riichi_sticks", log.riichi_sticks)):
+            if type(count) is not int or not 0 <= count <= MAX_COUNTERS:  # as a win's context takes them
+                raise BadLogError(f"log.{name}: {count!r} is out of range 0..{MAX_COUNTERS}", f"log.{name}")
         if log.scores and len(log.scores) != self.n:
             raise BadLogError(f"log.scores: give none or one per seat, East to {Wind(self.n - 1).name.title()}",
                               "log.scores")
@@ -457,6 +461,8 @@ class Table:
     def apply(self, index: int, ev: HandEvent) -> None:
         self.index = index
         _check_tiles(index, ev)
+        if isinstance(ev, (Draw, Discard, Claim, Kong, Win, Kita)) and _seat_index(ev.seat) >= self.n:
+            raise self.fail(f"{ev.seat.name.title()} has no seat: three players play East, South and West")
         if self.phase == Phase.OVER:
             if isinstance(ev, Win) and self.can_add_ron(ev):
                 self.on_win(ev)
@@ -811,9 +817,10 @@ class Table:
     def may_kita(self, seat: int) -> bool:
         """Three players: `seat` may set a North aside now (kita): in its turn after a draw (not straight after
         a pung), holding a North, with a tile left to replace it; after riichi only the North just drawn."""
+        if self.n != 3 or self.phase != Phase.TURN or seat != self.turn or self.after_claim or self.left <= 0:
+            return False  # (a seat the table does not have, North of three, is never the turn)
         s = self.seats[seat]
-        if (self.n != 3 or self.phase != Phase.TURN or seat != self.turn or self.after_claim or self.left <= 0
-                or not s.counts[NORTH] or s.kita >= MAX_KITA):
+        if not s.counts[NORTH] or s.kita >= MAX_KITA:
             return False
         return not s.riichi or self.drawn == NORTH
 

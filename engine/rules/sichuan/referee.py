@@ -232,6 +232,8 @@ class Round:
         return s.void is not None and any(s.counts[t] for t in range(27) if suit_of(t) == s.void)
 
     def take(self, seat: int, tile: int, n: int = 1) -> None:
+        if type(tile) is not int or tile not in SUITED:
+            raise self.fail(f"{tile!r} is not a Sichuan tile (characters, dots, bamboo)")
         s = self.seats[seat]
         if s.counts[tile] < n:
             raise self.fail(f"{self.name(seat)} holds {s.counts[tile]} {format_tile(tile)}, needs {n}")
@@ -822,7 +824,14 @@ def replay_log(log: HandLog) -> round_log.Reader:
     opts = log.options if log.options is not None else SichuanOptions()
     if log.prevalent_wind != Wind.EAST:
         raise BadLogError("log.prevalent_wind: Sichuan has no prevalent wind", "log.prevalent_wind")
-    return round_log.replay(log, Round(opts), tuple(Wind))
+    if opts.void_suit is not None:  # one player's (Analyze's); at a table each seat declares its own
+        raise BadOptionError("log.options.sichuan.void_suit: each seat's void suit is its VoidSuit event; "
+                             "leave the option unset", "log.options.sichuan.void_suit")
+    try:
+        state = Round(opts)
+    except BadOptionError as err:  # named where the log holds it
+        raise BadOptionError(f"log.{err.message}", f"log.{err.field}") from None
+    return round_log.replay(log, state, tuple(Wind))
 
 
 def next_dealer(s: Settlement) -> int:
