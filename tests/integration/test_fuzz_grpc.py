@@ -112,7 +112,8 @@ WINS, HANDS = _pool()
 
 tile_values = st.one_of(st.integers(1, 34), st.integers(0, 40))
 raw_tiles = st.lists(tile_values, max_size=20)
-rule_sets = st.sampled_from(["", "mcr", "mcr", "mcr2p", "MCR", "riichi", "nope", "x" * 40])
+rule_sets = st.sampled_from(["", "mcr", "mcr", "mcr2p", "MCR", "riichi", "sichuan", "hk", "guangdong", "nope",
+                             "x" * 40])
 melds = st.builds(pb.Meld, kind=st.integers(0, 4), tiles=st.lists(st.integers(1, 34), min_size=3, max_size=4),
                   concealed=st.booleans(), claimed_from=st.integers(0, 4))
 random_hands = st.builds(pb.Hand, concealed=raw_tiles, melds=st.lists(melds, max_size=2),
@@ -122,7 +123,16 @@ contexts = st.builds(pb.WinContext, self_drawn=st.booleans(), last_of_kind=st.bo
                      robbing_kong=st.booleans(), seat_wind=st.integers(0, 6), prevalent_wind=st.integers(0, 5),
                      flowers=st.integers(0, 9), heavenly=st.booleans(), riichi=st.booleans(),
                      dora_indicators=st.lists(st.integers(0, 35), max_size=3))
-options = st.one_of(st.just(pb.RuleOptions()), st.builds(pb.RuleOptions, riichi=st.builds(pb.RiichiOptions)))
+small = st.integers(0, 14)
+options = st.one_of(
+    st.just(pb.RuleOptions()),
+    st.builds(pb.RuleOptions, riichi=st.builds(pb.RiichiOptions)),
+    st.builds(pb.RuleOptions, sichuan=st.builds(pb.SichuanOptions, variant=st.integers(0, 3), fan_cap=small,
+                                                void_suit=st.integers(0, 4))),
+    st.builds(pb.RuleOptions, hk=st.builds(pb.HkOptions, min_faan=small, limit=small, flowers=st.booleans())),
+    st.builds(pb.RuleOptions, guangdong=st.builds(pb.GuangdongOptions, ghosts=st.lists(st.integers(0, 35), max_size=3),
+                                                  honors=st.booleans(), chow_melds=st.booleans())),
+)
 
 
 def _evaluate_from_pool(i: int, flip_self_drawn: bool) -> pb.EvaluateRequest:
