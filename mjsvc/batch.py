@@ -73,7 +73,7 @@ class BatchRunner:
         method = msg.get("method")
         if isinstance(method, str):
             method = method.rsplit("/", 1)[-1]  # accept "/mahjong.v1.MahjongEngine/Evaluate" too
-        if method not in self.methods:
+        if not isinstance(method, str) or method not in self.methods:  # a list or an object is no name either
             out.update(self._failure("UNIMPLEMENTED", E.UNKNOWN_METHOD,
                                      f"method: {msg.get('method')!r} is not one of {', '.join(self.methods)}",
                                      "method"))
