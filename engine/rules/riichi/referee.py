@@ -461,7 +461,8 @@ class Table:
     def apply(self, index: int, ev: HandEvent) -> None:
         self.index = index
         _check_tiles(index, ev)
-        if isinstance(ev, (Draw, Discard, Claim, Kong, Win, Kita)) and _seat_index(ev.seat) >= self.n:
+        if (self.n != SEATS and isinstance(ev, (Draw, Discard, Claim, Kong, Win, Kita))
+                and _seat_index(ev.seat) >= self.n):  # four players: every seat is one
             raise self.fail(f"{ev.seat.name.title()} has no seat: three players play East, South and West")
         if self.phase == Phase.OVER:
             if isinstance(ev, Win) and self.can_add_ron(ev):

@@ -232,9 +232,9 @@ class Round:
         return s.void is not None and any(s.counts[t] for t in range(27) if suit_of(t) == s.void)
 
     def take(self, seat: int, tile: int, n: int = 1) -> None:
-        if type(tile) is not int or tile not in SUITED:
-            raise self.fail(f"{tile!r} is not a Sichuan tile (characters, dots, bamboo)")
         s = self.seats[seat]
+        if type(tile) is not int or not 0 <= tile < len(s.counts):  # the counts hold the three suits only
+            raise self.fail(f"{tile!r} is not a Sichuan tile (characters, dots, bamboo)")
         if s.counts[tile] < n:
             raise self.fail(f"{self.name(seat)} holds {s.counts[tile]} {format_tile(tile)}, needs {n}")
         s.counts[tile] -= n
