@@ -342,12 +342,9 @@ class Round:
         self.phase, self.turn, self.turn_kind = Phase.TURN, self.dealer, TurnKind.START
 
     def set_aside_rule(self) -> bool:
-        rule = self.opts.set_aside
+        rule = self.opts.set_aside  # a bool or None (check_round_options)
         if rule is None:
             return self.opts.variant == Variant.MIL
-        if type(rule) is not bool:
-            raise BadOptionError("options.sichuan.set_aside: expected true, false or unset",
-                                 "options.sichuan.set_aside")
         return rule
 
     def close_claims(self) -> None:
@@ -649,10 +646,7 @@ class Round:
     def on_false_win(self, seat: int) -> None:
         if self.phase != Phase.TURN or seat != self.turn:
             raise self.fail(f"{self.name(seat)} declares a win out of turn")
-        penalty = self.opts.false_win_penalty
-        if type(penalty) is not int or penalty < 0:
-            raise BadOptionError("options.sichuan.false_win_penalty: expected a whole number 0 or more",
-                                 "options.sichuan.false_win_penalty")
+        penalty = self.opts.false_win_penalty  # checked with the round's options (check_round_options)
         for other in self.still_in(seat):
             self.pay(Line.FALSE_WIN, seat, other, penalty)
         if penalty:
@@ -699,10 +693,7 @@ class Round:
             for p in players:
                 if not values[p]:
                     self.refund_all(p, "wall_end")
-        if opts.void_discard == VoidDiscard.LENIENT:
-            if type(opts.void_penalty) is not int or opts.void_penalty < 0:
-                raise BadOptionError("options.sichuan.void_penalty: expected a whole number 0 or more",
-                                     "options.sichuan.void_penalty")
+        if opts.void_discard == VoidDiscard.LENIENT:  # void_penalty checked with the round's options
             for p in players:
                 if self.holds_void(self.seats[p]) or any(suit_of(m.tile) == self.seats[p].void
                                                           for m in self.seats[p].melds):
