@@ -323,6 +323,9 @@ def _metadata(request: Request) -> tuple[tuple[str, str | bytes], ...]:
                 out.append((key, base64.b64decode(value + "=" * (-len(value) % 4))))
             except ValueError:
                 continue
+        elif "\t" in value:  # HTTP allows a tab inside a value; gRPC metadata (0x20-0x7E) does not
+            raise _GatewayFailure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST,
+                                  f"header {key[:40]!r}: a tab cannot be sent as gRPC metadata", key[:40])
         else:
             out.append((key, value))
     return tuple(out)

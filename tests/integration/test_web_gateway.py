@@ -220,6 +220,16 @@ def test_grpc_timeout(web: WebProcess) -> None:
     assert parse_timeout("250m") == 0.25 and parse_timeout("2H") == 7200 and parse_timeout("1.5S") is None
 
 
+def test_a_header_grpc_cannot_carry_is_invalid_argument_naming_it(web: WebProcess) -> None:
+    """HTTP allows a tab inside a header value, gRPC metadata does not: forwarding one made gRPC refuse the call
+    before it left, which the gateway answered with HTTP 500 and logged as its own error."""
+    payload = pb.ListFansRequest().SerializeToString()
+    got = grpc_web_call(web.port, "ListFans", payload, headers={"x-game": "table\t7"})
+    assert "x-game" in _gateway_failure(got, grpc.StatusCode.INVALID_ARGUMENT, "BAD_REQUEST")
+    assert grpc_web_call(web.port, "ListFans", payload, headers={"x-game": "\ttable 7\t"}).status == 0  # trimmed
+    assert " ERROR " not in web.log()
+
+
 def test_http_level_refusals(web: WebProcess) -> None:
     status, _, body = http_request(web.port, "POST", f"/{SERVICE}/ListFans", b"",
                                    {"Content-Type": "application/grpc-web+json"})
