@@ -346,7 +346,7 @@ def _read_log(args: argparse.Namespace) -> HandLog:
                 value = json.load(f)
     except (OSError, ValueError) as err:
         raise BadLogError(f"log: {args.log} cannot be read as JSON: {err}", "log") from None
-    rs = rules.get(value.get("rule_set", "") if isinstance(value, dict) else "")
+    rs = log_json.rule_set_of(value)  # by either of its names, as the log is read
     return log_json.hand_log(value, rs.options(parse_options(args.option)))
 
 

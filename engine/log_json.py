@@ -18,6 +18,7 @@ from engine import referee as r
 from engine import rules
 from engine.errors import BadTileError, EngineError
 from engine.hand import Flower, MeldKind, Suit, Wind
+from engine.rules.model import RuleSet
 from engine.tiles import NUM_KINDS
 
 # The proto's enum names, in the order of their numbers from 1 (tests/unit/test_referee_cli.py holds them
@@ -177,18 +178,31 @@ def _event(value: Any, field: str) -> r.HandEvent:
     return read(_Obj(body if body is not None else {}, f"{field}.{kind}", names))
 
 
-def hand_log(value: Any, options: Any = None, field: str = "log") -> r.HandLog:
-    """The HandLog in `value` (a decoded JSON object); `options` the rule set's options (None: defaults)."""
-    o = _Obj(value, field, ("rule_set", "options", "prevalent_wind", "honba", "riichi_sticks", "scores", "events"))
-    if o.get("options") is not None:
-        raise _fault(o.at("options"), "give the rule options on the command line (--option NAME=VALUE)")
+_LOG_FIELDS = ("rule_set", "options", "prevalent_wind", "honba", "riichi_sticks", "scores", "events")
+
+
+def _rule_set(o: _Obj) -> RuleSet:
     name = o.get("rule_set", "")
     if not isinstance(name, str):
         raise _fault(o.at("rule_set"), f"{name!r} is not a string")
     try:
-        rs = rules.get(name)
+        return rules.get(name)
     except EngineError as err:
-        raise type(err)(f"{field}.{err.message}", o.at("rule_set")) from None
+        raise type(err)(f"{o.field}.{err.message}", o.at("rule_set")) from None
+
+
+def rule_set_of(value: Any, field: str = "log") -> RuleSet:
+    """The rule set the log in `value` names (`rule_set` or `ruleSet`; unset: the default), before its options
+    are read: BAD_LOG for a log that is no object or a name that is no string, UNKNOWN_RULE_SET as Evaluate's."""
+    return _rule_set(_Obj(value, field, _LOG_FIELDS))
+
+
+def hand_log(value: Any, options: Any = None, field: str = "log") -> r.HandLog:
+    """The HandLog in `value` (a decoded JSON object); `options` the rule set's options (None: defaults)."""
+    o = _Obj(value, field, _LOG_FIELDS)
+    if o.get("options") is not None:
+        raise _fault(o.at("options"), "give the rule options on the command line (--option NAME=VALUE)")
+    rs = _rule_set(o)
     prevalent = o.get("prevalent_wind")
     scores = o.list("scores")
     if any(not isinstance(s, int) or isinstance(s, bool) for s in scores):

@@ -81,7 +81,7 @@ class BatchRunner:
         cls, fn = self.methods[method]
         try:
             request = self._json_format.ParseDict(msg.get("request") or {}, cls())
-        except (self._json_format.ParseError, TypeError, ValueError) as err:
+        except (self._json_format.ParseError, TypeError, ValueError, OverflowError) as err:  # Infinity for an enum
             out.update(self._failure("INVALID_ARGUMENT", E.BAD_REQUEST, f"request: {err}", "request"))
             return out
         try:

@@ -6,12 +6,16 @@ log the way a faulty or hostile game server might: most often it keeps the log u
 changes that last event (a tile, a seat, a kind, a flag or a repeated field set to any value, or an event of
 the hand put in its place), so the log is legal up to its last event and the referee is probed in every
 state a real hand passes through; otherwise it cuts, drops, repeats or swaps events, names another rule set,
-sets the counters and scores to extremes, or sets the rule set's options to any values."""
+sets the counters and scores to extremes, or sets the rule set's options to any values. `damaged_json(value,
+rng)` does the like to a JSON value: some of its values replaced by JSON of another type."""
 
 from __future__ import annotations
 
+import copy
 import random
+from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
@@ -148,3 +152,33 @@ def mutated(original: pb.HandLog, rng: random.Random) -> pb.HandLog:
             if fields:
                 _set_any(*rng.choice(fields), rng)
     return log
+
+
+# JSON values of every type, for the JSON readers (`python -m engine legal|settle`, `mjsvc batch`)
+JSON_JUNK: tuple[Any, ...] = (None, "x", "", 1.5, -1, 2**70, -2**70, [], {}, True, False, "TILE_M1", "WIND_NORTH", 0,
+                              35, float("nan"), float("inf"), "1e400", [None], {"a": 1}, "Evaluate", ["Evaluate"])
+
+
+def _json_paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _json_paths(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _json_paths(v, (*path, i))
+
+
+def damaged_json(value: Any, rng: random.Random) -> Any:
+    """`value` (a JSON object, changed in place and returned) with up to three of its values, at any depth,
+    replaced by a copy of one of JSON_JUNK."""
+    for _ in range(rng.randint(0, 3)):
+        paths = [p for p in _json_paths(value) if p]
+        if not paths:
+            break
+        *head, last = rng.choice(paths)
+        inner = value
+        for key in head:
+            inner = inner[key]
+        inner[last] = copy.deepcopy(rng.choice(JSON_JUNK))
+    return value

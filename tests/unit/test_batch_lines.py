@@ -1,23 +1,19 @@
 """`mjsvc batch` line by line (`mjsvc.batch.BatchRunner.answer`, in process): a line whose JSON is valid but
-whose values are of any type gets an answer, never an exception that ends the run. A `method` that was a list
-or an object raised TypeError (unhashable) out of `answer`, ending `mjsvc batch` at that line."""
+whose values are of any type gets an answer, never an exception that ends the run. Two such exceptions ended
+`mjsvc batch` at their line: a `method` that was a list or an object (TypeError, unhashable), and Infinity
+where protobuf reads a number (OverflowError from protobuf's JSON reader)."""
 
 from __future__ import annotations
 
-import copy
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from google.protobuf import json_format
-from referee_mutations import mutated, played_logs
+from referee_mutations import damaged_json, mutated, played_logs
 
 from mjsvc.batch import BatchRunner
-
-JUNK: tuple[Any, ...] = (None, "x", "", 1.5, -1, 2**70, [], {}, True, "TILE_M1", 0, 35, [None], {"a": 1},
-                         "Evaluate", "Settle", ["Evaluate"])
 
 
 @pytest.fixture(scope="module")
@@ -32,20 +28,11 @@ def test_a_method_that_is_no_name_is_unknown_method(runner: BatchRunner, method:
         "UNIMPLEMENTED", "UNKNOWN_METHOD", "method")
 
 
-@pytest.mark.parametrize("request_", [3, "x", [1], True, 1.5])
-def test_a_request_that_is_no_object_is_bad_request(runner: BatchRunner, request_: Any) -> None:
+@pytest.mark.parametrize("request_", [3, "x", [1], True, 1.5, {"hand": {"concealed": [float("inf")]}},
+                                      {"hand": {"concealed": [float("nan")]}}])
+def test_a_request_protobuf_cannot_read_is_bad_request(runner: BatchRunner, request_: Any) -> None:
     out = runner.answer(json.dumps({"id": 2, "method": "Evaluate", "request": request_}))
     assert (out["error"]["reason"], out["error"]["field"]) == ("BAD_REQUEST", "request")
-
-
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    yield path
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _paths(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _paths(v, (*path, i))
 
 
 def test_damaged_lines_each_get_an_answer(runner: BatchRunner) -> None:
@@ -62,14 +49,7 @@ def test_damaged_lines_each_get_an_answer(runner: BatchRunner) -> None:
         elif method in ("Evaluate", "Analyze"):
             request = {"hand": {"concealed": ["TILE_M1"] * rng.randint(0, 14), "winningTile": "TILE_M1"},
                        "ruleSet": rng.choice(["mcr", "riichi", "sichuan", "hk", "guangdong", "mcr2p"])}
-        line: dict[str, Any] = {"id": i, "method": method, "request": request}
-        for _ in range(rng.randint(0, 3)):
-            paths = [p for p in _paths(line) if p]
-            *head, last = rng.choice(paths)
-            inner = line
-            for k in head:
-                inner = inner[k]
-            inner[last] = copy.deepcopy(rng.choice(JUNK))
+        line = damaged_json({"id": i, "method": method, "request": request}, rng)
         text = json.dumps(line)
         if rng.random() < 0.1:
             text = text[:rng.randrange(len(text))]

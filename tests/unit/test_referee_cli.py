@@ -103,3 +103,32 @@ def test_cli_reports_a_bad_log_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     path.write_text(json.dumps({"rule_set": "riichi", "events": [{"draw": {"tile": "TILE_M1"}}]}))
     assert main(["legal", "--log", str(path)]) == 2
     assert "error BAD_LOG: log.events[0].draw.seat: unset" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", [{"rule_set": []}, {"rule_set": {}}, {"rule_set": 5}, {"ruleSet": ["riichi"]}])
+def test_cli_reports_a_rule_set_that_is_no_name(value: object, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """It read the name before the log, with `.get` on the object: a list or an object raised TypeError, a
+    number AttributeError (a traceback, not an answer)."""
+    from engine.__main__ import main
+
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(value))
+    assert main(["legal", "--log", str(path)]) == 2
+    assert "error BAD_LOG: log.rule_set: " in capsys.readouterr().err
+
+
+def test_cli_reads_options_for_the_rule_set_named_in_either_spelling(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """`ruleSet` (lowerCamelCase, as the proto3 JSON mapping also writes it) names the rule set whose options
+    `--option` gives; it was read as unset, so `players=3` was refused as no option of MCR."""
+    from engine.__main__ import main
+
+    for key in ("rule_set", "ruleSet"):
+        path = tmp_path / "hand.json"
+        path.write_text(json.dumps({key: "riichi"}))
+        assert main(["legal", "--log", str(path), "--option", "players=3"]) == 0, capsys.readouterr().err
+        assert log_json.rule_set_of({key: "Riichi"}).name == "riichi"
+    with pytest.raises(EngineError) as info:
+        log_json.rule_set_of({"ruleSet": "nope"})
+    assert (info.value.code, info.value.field) == ("UNKNOWN_RULE_SET", "log.rule_set")
