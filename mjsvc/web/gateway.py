@@ -319,10 +319,11 @@ def _metadata(request: Request) -> tuple[tuple[str, str | bytes], ...]:
                 or not _METADATA_KEY.match(key):
             continue
         if key.endswith("-bin"):
-            try:
-                out.append((key, base64.b64decode(value + "=" * (-len(value) % 4))))
-            except ValueError:
-                continue
+            try:  # base64, its padding optional (gRPC's HTTP/2 protocol)
+                out.append((key, base64.b64decode(value + "=" * (-len(value) % 4), validate=True)))
+            except ValueError:  # refused, as gRPC refuses it, not dropped
+                raise _GatewayFailure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST,
+                                      f"header {key[:40]!r}: a -bin value is base64", key[:40]) from None
         elif "\t" in value:  # HTTP allows a tab inside a value; gRPC metadata (0x20-0x7E) does not
             raise _GatewayFailure(grpc.StatusCode.INVALID_ARGUMENT, BAD_REQUEST,
                                   f"header {key[:40]!r}: a tab cannot be sent as gRPC metadata", key[:40])

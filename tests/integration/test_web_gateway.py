@@ -228,6 +228,11 @@ def test_a_header_grpc_cannot_carry_is_invalid_argument_naming_it(web: WebProces
     got = grpc_web_call(web.port, "ListFans", payload, headers={"x-game": "table\t7"})
     assert "x-game" in _gateway_failure(got, grpc.StatusCode.INVALID_ARGUMENT, "BAD_REQUEST")
     assert grpc_web_call(web.port, "ListFans", payload, headers={"x-game": "\ttable 7\t"}).status == 0  # trimmed
+    # a binary (-bin) value that is not base64 is refused the same way, not dropped; padding is optional
+    got = grpc_web_call(web.port, "ListFans", payload, headers={"x-game-bin": "!!"})
+    assert "x-game-bin" in _gateway_failure(got, grpc.StatusCode.INVALID_ARGUMENT, "BAD_REQUEST")
+    for value in ("YQ", "YQ=="):
+        assert grpc_web_call(web.port, "ListFans", payload, headers={"x-game-bin": value}).status == 0
     assert " ERROR " not in web.log()
 
 
