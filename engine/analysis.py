@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from itertools import permutations
+from typing import Final
 
 from engine.errors import TileCountError
 from engine.hand import Hand
@@ -44,9 +45,11 @@ from engine.tile_kinds import NUM_KINDS, SEARCH_MAX_TILES, TERMINALS_AND_HONORS,
 from engine.tiles import to_counts
 
 Key = tuple[int, ...]  # nine counts for a suit, seven for the honours
+# A part's additions (`_plus`): its plus id, and the ranks whose addition leads to each other class.
+Plus = tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]
 
 _NEG = -64  # "no pair taken from this part": stays negative after any sum of real values
-_S = 1 << 16  # stride of the (id, id) combination key
+_S = 1 << 16  # bound of the class ids; the stride of a class id in `_UMASK`'s key
 _ALL_KINDS = frozenset(range(NUM_KINDS))
 
 _lock = REGISTRY.lock("analysis.lock")
@@ -54,7 +57,9 @@ _VECS: list[tuple[int, ...]] = REGISTRY.table("analysis.vecs", [])  # id -> (f0[
 _VEC_IDS: dict[tuple[int, ...], int] = REGISTRY.table("analysis.vec_ids", {})
 _REG: list[tuple[int, ...]] = REGISTRY.table("analysis.reg", [])  # id -> standard shanten with 0..4 declared melds
 _PART_CID: dict[Key, int] = REGISTRY.table("analysis.part_cid", {})  # part key -> class id of its vector
-_COMB: dict[int, int] = REGISTRY.table("analysis.comb", {})
+# [a][b]: the class id of classes a and b combined, -1 (or past the row's end) not yet worked out. A list
+# of rows, not a dict keyed by a * _S + b: a compiled read is two list reads, with no key to build.
+_COMB: list[list[int]] = REGISTRY.table("analysis.comb", [])
 # Per part key: (class id, pairs counting a four as two, pairs, orphan kinds, orphan pair,
 # present ranks in residue classes 0/1/2 (1-4-7, 2-5-8, 3-6-9), class ids of what is left
 # when a residue class is taken out for a knitted straight; zeros / own id for honours).
@@ -85,6 +90,14 @@ _CHUNKS = tuple(tuple(tuple(9 * j + r for r in range(9) if m >> r & 1) for m in 
 _COMPLETIONS: dict[Key, tuple[int | None, tuple[int, ...], tuple[int, ...]]] = REGISTRY.table(
     "analysis.completions", {})
 
+# The shapes as compiled constants: compared by identity in the loops below (every shape value there is
+# one of these members), never looked up on the class per use.
+_STANDARD: Final = ShapeKind.STANDARD
+_SEVEN_PAIRS: Final = ShapeKind.SEVEN_PAIRS
+_THIRTEEN_ORPHANS: Final = ShapeKind.THIRTEEN_ORPHANS
+_HONORS_KNITTED: Final = ShapeKind.HONORS_KNITTED
+_KNITTED_STRAIGHT: Final = ShapeKind.KNITTED_STRAIGHT
+
 _PERMS = tuple(permutations(range(3)))  # residue class given to each suit in a knitted pattern
 _PATTERNS = {p: tuple(9 * s + p[s] + 3 * j for s in range(3) for j in range(3)) for p in _PERMS}
 _ORPHANS = TERMINALS_AND_HONORS
@@ -105,6 +118,7 @@ def _intern(vec: tuple[int, ...]) -> int:
                     raise RuntimeError("too many group vectors")  # cannot happen: values are bounded
                 _VECS.append(vec)
                 _REG.append(tuple(8 - 2 * m - max(vec[4 - m], vec[9 - m]) for m in range(5)))
+                _COMB.append([])
                 _VEC_IDS[vec] = cid  # published last: readers never see a half-built entry
     return cid
 
@@ -197,13 +211,21 @@ def _comb_fill(a: int, b: int) -> int:
         v = max(max(va[5 + i] + vb[k - i], va[i] + vb[5 + k - i]) for i in range(k + 1))
         g[5 + k] = v if v > 0 else _NEG
     cid = _intern(tuple(g))
-    _COMB[a * _S + b] = cid
+    with _lock:
+        row = _COMB[a]
+        if len(row) <= b:
+            row.extend([-1] * (b + 1 - len(row)))
+        row[b] = cid
     return cid
 
 
 def _c(a: int, b: int) -> int:
-    y = _COMB.get(a * _S + b)
-    return y if y is not None else _comb_fill(a, b)
+    row = _COMB[a]
+    if b < len(row):
+        y = row[b]
+        if y >= 0:
+            return y
+    return _comb_fill(a, b)
 
 
 def _preload(vectors: list[tuple[int, ...]], combine: bytes) -> None:
@@ -214,8 +236,7 @@ def _preload(vectors: list[tuple[int, ...]], combine: bytes) -> None:
             raise RuntimeError("the tables file repeats a group vector")
     n = len(vectors)
     for a in range(n):
-        for b in range(n):
-            _COMB[a * _S + b] = combine[a * n + b]
+        _COMB[a].extend(combine[a * n:(a + 1) * n])
 
 
 if TABLES is not None:
@@ -281,17 +302,7 @@ def shanten(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = Tr
     b = _info(c[9:18])
     d = _info(c[18:27])
     h = _info(c[27:34])
-    cg = _COMB.get
-    x = cg(a[0] * _S + b[0])
-    if x is None:
-        x = _comb_fill(a[0], b[0])
-    y = cg(x * _S + d[0])
-    if y is None:
-        y = _comb_fill(x, d[0])
-    z = cg(y * _S + h[0])
-    if z is None:
-        z = _comb_fill(y, h[0])
-    best = _REG[z][n_melds]
+    best = _REG[_c(_c(_c(a[0], b[0]), d[0]), h[0])][n_melds]
     if n_melds > 1 or best < 0:
         return best
     if n_melds == 0:
@@ -303,7 +314,7 @@ def shanten(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = Tr
             best = v
     present = _present(a, b, d)
     if n_melds == 0:
-        v = 13 - max(present) - h[3]
+        v = 13 - _top(present) - h[3]
         if v < best:
             best = v
     for perm, p in zip(_PERMS, present, strict=True):
@@ -317,64 +328,56 @@ def shanten(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = Tr
 def _ks_rest_shanten(a: tuple[int, ...], b: tuple[int, ...], d: tuple[int, ...], perm: tuple[int, ...],
                      honors_cid: int, n_melds: int) -> int:
     """Standard shanten of what a knitted pattern leaves, the pattern counting as three sets."""
-    get = _COMB.get  # `_c` inlined: this runs for most discards
-    x, y = a[8 + perm[0]], b[8 + perm[1]]
-    ab = get(x * _S + y)
-    if ab is None:
-        ab = _comb_fill(x, y)
-    y = d[8 + perm[2]]
-    abd = get(ab * _S + y)
-    if abd is None:
-        abd = _comb_fill(ab, y)
-    whole = get(abd * _S + honors_cid)
-    if whole is None:
-        whole = _comb_fill(abd, honors_cid)
+    whole = _c(_c(_c(a[8 + perm[0]], b[8 + perm[1]]), d[8 + perm[2]]), honors_cid)
     return _REG[whole][n_melds + 3]
 
 
 def _by_shape(keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds: int,
-              allow_quad_pairs: bool) -> tuple[tuple[ShapeKind, int], ...]:
+              allow_quad_pairs: bool, whole: int = -1) -> tuple[tuple[ShapeKind, int], ...]:
+    """Each shape's shanten; `whole`: the class id of the four parts combined, if the caller has it."""
     a, b, d, h = infos
-    reg = _REG[_c(_c(_c(a[0], b[0]), d[0]), h[0])][n_melds]
+    reg = _REG[whole if whole >= 0 else _c(_c(_c(a[0], b[0]), d[0]), h[0])][n_melds]
     if n_melds > 1:
-        return ((ShapeKind.STANDARD, reg),)
+        return ((_STANDARD, reg),)
     present = _present(a, b, d)
     ks = _ks_best(infos, present, n_melds)[0]
     if n_melds == 1:
-        return ((ShapeKind.STANDARD, reg), (ShapeKind.KNITTED_STRAIGHT, ks))
+        return ((_STANDARD, reg), (_KNITTED_STRAIGHT, ks))
     sp = 6 - (a[1] + b[1] + d[1] + h[1]) if allow_quad_pairs else _distinct_pairs(a, b, d, h, _concat(keys))
     orphans = 13 - (a[3] + b[3] + d[3] + h[3]) - (1 if a[4] or b[4] or d[4] or h[4] else 0)
-    return ((ShapeKind.STANDARD, reg), (ShapeKind.SEVEN_PAIRS, sp), (ShapeKind.THIRTEEN_ORPHANS, orphans),
-            (ShapeKind.HONORS_KNITTED, 13 - max(present) - h[3]), (ShapeKind.KNITTED_STRAIGHT, ks))
+    return ((_STANDARD, reg), (_SEVEN_PAIRS, sp), (_THIRTEEN_ORPHANS, orphans),
+            (_HONORS_KNITTED, 13 - _top(present) - h[3]), (_KNITTED_STRAIGHT, ks))
 
 
-def _attaining(infos: tuple[tuple[int, ...], ...], n_melds: int,
-               allow_quad_pairs: bool) -> tuple[int, list[tuple[ShapeKind, int]], list[tuple[int, ...]]]:
+def _attaining(infos: tuple[tuple[int, ...], ...], n_melds: int, allow_quad_pairs: bool,
+               whole: int) -> tuple[int, list[tuple[ShapeKind, int]], list[tuple[int, ...]]]:
     """The combined shanten, the shapes that reach it (a knitted straight that cannot is not
     worked out) and the knitted assignments that do, for discard advice where the other shapes'
-    values are not reported."""
+    values are not reported. `whole`: the class id of the four parts combined."""
     a, b, d, h = infos
-    reg = _REG[_c(_c(_c(a[0], b[0]), d[0]), h[0])][n_melds]
+    reg = _REG[whole][n_melds]
     if n_melds > 1:
-        return reg, [(ShapeKind.STANDARD, reg)], []
+        return reg, [(_STANDARD, reg)], []
     present = _present(a, b, d)
-    top = max(present)
+    top = _top(present)
     if n_melds == 0:
         sp = 6 - (a[1] + b[1] + d[1] + h[1]) if allow_quad_pairs else _distinct_pairs(a, b, d, h, None)
         to = 13 - (a[3] + b[3] + d[3] + h[3]) - (1 if a[4] or b[4] or d[4] or h[4] else 0)
         hk = 13 - top - h[3]
-        low = min(reg, sp, to, hk)
-        shapes = [(ShapeKind.STANDARD, reg), (ShapeKind.SEVEN_PAIRS, sp), (ShapeKind.THIRTEEN_ORPHANS, to),
-                  (ShapeKind.HONORS_KNITTED, hk)]
+        low = reg if reg < sp else sp
+        low = low if low < to else to
+        low = low if low < hk else hk
+        shapes = [(_STANDARD, reg), (_SEVEN_PAIRS, sp), (_THIRTEEN_ORPHANS, to),
+                  (_HONORS_KNITTED, hk)]
     else:
         low = reg
-        shapes = [(ShapeKind.STANDARD, reg)]
+        shapes = [(_STANDARD, reg)]
     perms: list[tuple[int, ...]] = []
     if 8 - top <= low:  # only a knitted straight reaching the best of the others matters
         ks, perms = _ks_best(infos, present, n_melds, low)
         if ks <= low:
             low = ks
-            shapes.append((ShapeKind.KNITTED_STRAIGHT, ks))
+            shapes.append((_KNITTED_STRAIGHT, ks))
     return low, [sv for sv in shapes if sv[1] == low], perms
 
 
@@ -392,6 +395,15 @@ def _distinct_pairs(a: tuple[int, ...], b: tuple[int, ...], d: tuple[int, ...], 
         return 6 - pairs
     kinds = len(counts) - counts.count(0)
     return 6 - pairs + (7 - kinds if kinds < 7 else 0)
+
+
+def _top(present: tuple[int, ...]) -> int:
+    """The most knitted-pattern tiles of any assignment (`max(present)`, without the builtin's generic call)."""
+    top = 0
+    for p in present:
+        if p > top:
+            top = p
+    return top
 
 
 def _present(a: tuple[int, ...], b: tuple[int, ...], d: tuple[int, ...]) -> tuple[int, ...]:
@@ -434,7 +446,7 @@ def shanten_by_shape(counts: Sequence[int], n_melds: int = 0,
 # Useful tiles
 
 
-def _plus(key: Key) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
+def _plus(key: Key) -> Plus:
     """Ranks whose addition changes the part's class, grouped by the class they lead to, with
     an id shared by every key with the same groups (the key of the `_UMASK` memo)."""
     decoded = _PLUS_DECODED.get(key)
@@ -484,23 +496,34 @@ def _umask_fill(k: int, plus: tuple[tuple[int, tuple[int, ...]], ...], o: int, n
     return mask
 
 
-def _regular_useful(keys: Sequence[Key], cids: Sequence[int], n_melds: int, target: int) -> int:
+def _others(cids: Sequence[int]) -> list[int]:
+    """For each of the four parts, the class id of the other three combined."""
+    a, b, d, h = cids
+    ab, dh = _c(a, b), _c(d, h)
+    return [_c(b, dh), _c(a, dh), _c(ab, h), _c(ab, d)]
+
+
+def _regular_useful(keys: Sequence[Key], cids: Sequence[int], n_melds: int, target: int,
+                    parts: Discarding | None = None) -> int:
     """Bit mask of the tiles that bring the standard shanten below `target`.
 
     A part's useful ranks depend only on its additions (`_plus`) and the class of the other
     three parts combined, so they are memoized per (plus id, other class, melds, target).
+    `parts`: those classes and additions, worked out by discard advice (`Discarding`).
     """
     if target <= -1:  # -1 is the least shanten
         return 0
-    a, b, d, h = cids
-    ab, dh = _c(a, b), _c(d, h)
-    others = (_c(b, dh), _c(a, dh), _c(ab, h), _c(ab, d))
+    if parts is None:
+        others = _others(cids)
+        pluses = [_plus(keys[0]), _plus(keys[1]), _plus(keys[2]), _plus(keys[3])]
+    else:
+        others, pluses = parts.read()
     tail = n_melds * 16 + target  # targets stay below 16 (a 13-tile hand is at most 13 away)
     get = _UMASK.get
     mask = 0
     for j in range(4):
         o = others[j]
-        pid, plus = _plus(keys[j])
+        pid, plus = pluses[j]
         k = ((pid * _S + o) << 7) + tail
         m = get(k)
         if m is None:
@@ -531,16 +554,18 @@ def _mask_tiles(mask: int) -> tuple[int, ...]:
 
 def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds: int,
             allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]], target: int,
-            ks_perms: list[tuple[int, ...]] | None = None) -> tuple[int, ...]:
+            ks_perms: list[tuple[int, ...]] | None = None, quads: bool = True,
+            parts: Discarding | None = None) -> tuple[int, ...]:
     """Tiles (with fewer than four in hand) that lower the shanten of some shape now at `target`,
-    ascending. `ks_perms`: the knitted assignments reaching it, if the caller has them."""
+    ascending. `ks_perms`: the knitted assignments reaching it, if the caller has them; `quads` False:
+    the caller knows no count is four; `parts`: as in `_regular_useful`."""
     out = 0
     for shape, value in by_shape:
         if value != target:
             continue
-        if shape == ShapeKind.STANDARD:
-            out |= _regular_useful(keys, [i[0] for i in infos], n_melds, target)
-        elif shape == ShapeKind.SEVEN_PAIRS:
+        if shape is _STANDARD:
+            out |= _regular_useful(keys, [i[0] for i in infos] if parts is None else [], n_melds, target, parts)
+        elif shape is _SEVEN_PAIRS:
             sel = 0 if allow_quad_pairs else 1
             for j in range(4):
                 out |= _pair_masks(keys[j])[sel] << (9 * j)
@@ -548,14 +573,14 @@ def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
                 for t in range(NUM_KINDS):
                     if not c[t]:
                         out |= 1 << t
-        elif shape == ShapeKind.THIRTEEN_ORPHANS:
+        elif shape is _THIRTEEN_ORPHANS:
             has_pair = any(c[t] >= 2 for t in _ORPHANS)
             for t in _ORPHANS:
                 if not (has_pair and c[t]):
                     out |= 1 << t
-        elif shape == ShapeKind.HONORS_KNITTED:
+        elif shape is _HONORS_KNITTED:
             present = _present(infos[0], infos[1], infos[2])
-            top = max(present)
+            top = _top(present)
             for p, n in zip(_PERMS, present, strict=True):
                 if n == top:
                     for t in _PATTERNS[p]:
@@ -573,7 +598,7 @@ def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
                 rest = [_ks_rest(keys[j], p[j]) for j in range(3)]
                 out |= _regular_useful([r[0] for r in rest] + [keys[3]], [r[1] for r in rest] + [infos[3][0]],
                                        n_melds + 3, target - len(missing))
-    if 4 in c:
+    if quads and 4 in c:
         for t, n in enumerate(c):
             if n >= 4:
                 out &= ~(1 << t)
@@ -659,7 +684,7 @@ def _waits(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...]
            allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]]) -> set[int]:
     out: set[int] = set()
     _standard_waits(keys, out)
-    special = [(s, v) for s, v in by_shape if s != ShapeKind.STANDARD and v == 0]
+    special = [(s, v) for s, v in by_shape if s is not _STANDARD and v == 0]
     if special:
         cl = list(c)
         for t in _useful(c, keys, infos, n_melds, allow_quad_pairs, special, 0):
@@ -730,6 +755,8 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
     for t in tile_kinds:
         gone = held[t] + seen[t]
         row[t] = _TILE_COUNTS[t][4 - gone if gone < 4 else 0][held[t] >= 4]
+    quads = 4 in c  # a discard only lowers counts: none is four after it unless one is now
+    parts = Discarding(keys, infos)
     options = []
     for d in range(NUM_KINDS):
         if not c[d]:
@@ -737,16 +764,18 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         c[d] -= 1
         j = suit_of(d)  # only the discarded tile's part changes
         key = tuple(c[9 * j:9 * j + 9])
-        keys13 = keys[:j] + (key,) + keys[j + 1:]
-        infos13 = infos[:j] + (_info(key),) + infos[j + 1:]
+        info = _info(key)
+        keys13 = _replaced(keys, j, key)
+        infos13 = _replaced(infos, j, info)
+        whole = parts.discard(j, key, info[0])
         if shapes is None:
-            s13, shape13, ks_perms = _attaining(infos13, m, allow_quad_pairs)
+            s13, shape13, ks_perms = _attaining(infos13, m, allow_quad_pairs, whole)
         else:
-            every = _allowed(_by_shape(keys13, infos13, m, allow_quad_pairs), shapes)
+            every = _allowed(_by_shape(keys13, infos13, m, allow_quad_pairs, whole), shapes)
             s13 = min([v for _, v in every])
             shape13 = [sv for sv in every if sv[1] == s13]
             ks_perms = None
-        _, useful = _advice(c, keys13, infos13, m, allow_quad_pairs, shape13, s13, ks_perms)
+        _, useful = _advice(c, keys13, infos13, m, allow_quad_pairs, shape13, s13, ks_perms, quads, parts)
         c[d] += 1
         tc = tuple([x for x in [row[t] for t in (useful if type(useful) is tuple else sorted(useful))]
                     if x is not None])
@@ -757,6 +786,54 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         options.append(DiscardOption(d, s13, tc, sum([t.remaining for t in tc])))
     options.sort(key=lambda o: (o.shanten, -o.useful_count, o.tile))
     return Analysis(best, by_shape, discards=tuple(options))
+
+
+def _replaced(parts: tuple[tuple[int, ...], ...], j: int, part: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The four parts (or their summaries) with part j replaced: one new tuple, no slices."""
+    a, b, d, h = parts
+    if j == 0:
+        return part, b, d, h
+    if j == 1:
+        return a, part, d, h
+    if j == 2:
+        return a, b, part, h
+    return a, b, d, part
+
+
+class Discarding:
+    """A 14-tile hand's parts as its discards see them. A discard changes one part, j, to a part of class
+    x: the 13-tile hand's combined class is then one combination (of x with the other three parts, worked
+    out once), and what `_regular_useful` reads (`others`, `pluses`) two more combinations and one `_plus`,
+    instead of nine combinations and four `_plus` look-ups per discard. Combining classes is commutative
+    and associative (a max-plus convolution), so the parts' order does not change a class. The plain path
+    (`_regular_useful` without it) is the reference the tests hold it to."""
+
+    def __init__(self, keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...]) -> None:
+        a, b, d, h = infos[0][0], infos[1][0], infos[2][0], infos[3][0]
+        ab, ad, ah, bd, bh, dh = _c(a, b), _c(a, d), _c(a, h), _c(b, d), _c(b, h), _c(d, h)
+        self.rest = [_c(b, dh), _c(a, dh), _c(ab, h), _c(ab, d)]  # [j]: the three parts other than j
+        # [j][i], i != j: the two parts other than i and j
+        self.apart = [[-1, dh, bh, bd], [dh, -1, ah, ad], [bh, ah, -1, ab], [bd, ad, ab, -1]]
+        self.base = [_plus(keys[0]), _plus(keys[1]), _plus(keys[2]), _plus(keys[3])]
+        self.others = self.rest[:]  # what `read` gives, for the discard last set
+        self.pluses = self.base[:]
+        self.j, self.key, self.x = 0, keys[0], a  # the discard last set
+
+    def discard(self, j: int, key: Key, x: int) -> int:
+        """Part j becomes `key`, of class x: the class of the hand."""
+        self.j, self.key, self.x = j, key, x
+        return _c(self.rest[j], x)
+
+    def read(self) -> tuple[list[int], list[Plus]]:
+        """For each part of the hand the last discard left, the class of the other three combined and the
+        part's additions (only asked for when its standard shape's useful tiles are)."""
+        j, x, rest, apart = self.j, self.x, self.rest, self.apart[self.j]
+        others, pluses, base = self.others, self.pluses, self.base
+        for i in range(4):
+            others[i] = rest[i] if i == j else _c(apart[i], x)
+            pluses[i] = base[i]
+        pluses[j] = _plus(self.key)
+        return others, pluses
 
 
 def _thirteen(c: list[int], m: int, allow_quad_pairs: bool, shapes: frozenset[ShapeKind] | None) -> Thirteen:
@@ -781,13 +858,14 @@ def _thirteen(c: list[int], m: int, allow_quad_pairs: bool, shapes: frozenset[Sh
 
 def _advice(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], m: int,
             allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]],
-            best: int, ks_perms: list[tuple[int, ...]] | None = None) -> tuple[Collection[int], Collection[int]]:
+            best: int, ks_perms: list[tuple[int, ...]] | None = None,
+            quads: bool = True, parts: Discarding | None = None) -> tuple[Collection[int], Collection[int]]:
     """(waits, useful tiles) of a 13-tile hand; at shanten 0 the useful tiles are the waits.
-    `ks_perms`: as in `_useful`."""
+    `ks_perms`, `quads`, `parts`: as in `_useful`."""
     if best == 0:
         w = _waits(c, keys, infos, m, allow_quad_pairs, by_shape)
         return w, w
-    return (), _useful(c, keys, infos, m, allow_quad_pairs, by_shape, best, ks_perms)
+    return (), _useful(c, keys, infos, m, allow_quad_pairs, by_shape, best, ks_perms, quads, parts)
 
 
 # TileCounts are immutable, so one shared instance per (tile, remaining, all held) saves building them per call.

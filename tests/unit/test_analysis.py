@@ -404,3 +404,46 @@ def test_kept_thirteen_tile_analyses_answer_as_fresh_ones() -> None:
     finally:
         analysis._HAND13_LIMIT = limit
     assert small == plain
+
+
+def test_discard_advice_answers_as_each_discards_own_analysis() -> None:
+    """Discard advice works each discard out from what the other parts give together
+    (`analysis.Discarding`): every option must be what the plain 13-tile analysis of the hand after that
+    discard says (its shanten; its waits when ready, else its useful tiles; the same copies left, with the
+    discarded copy seen), over melds, fours, both seven-pairs rules, several rule sets' shapes and tile
+    kinds."""
+    rng = random.Random(20261206)
+    shape_sets: tuple[frozenset[ShapeKind] | None, ...] = (
+        None, frozenset(ShapeKind), frozenset({ShapeKind.STANDARD}),
+        frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS}),
+        frozenset({ShapeKind.STANDARD, ShapeKind.KNITTED_STRAIGHT, ShapeKind.HONORS_KNITTED}))
+    seen_shanten: set[int] = set()
+    fours = melded = options = 0
+    for _ in range(1500):
+        n_melds = rng.choice((0, 0, 0, 1, 2))
+        melds = [pung(t) if rng.random() < 0.7 else kong(t) for t in rng.sample(range(NUM_KINDS), n_melds)]
+        held = [t for m in melds for t in m.tiles]
+        tiles = random_concealed(rng, 14 - 3 * n_melds)
+        if rng.random() < 0.2:  # a four in hand
+            t = rng.choice(tiles)
+            tiles = [x for x in tiles if x != t][:10 - 3 * n_melds] + [t] * 4
+            tiles += rng.sample(WALL, 14 - 3 * n_melds - len(tiles))
+        if len(tiles) != 14 - 3 * n_melds or max(to_counts(tiles + held)) > 4:
+            continue
+        shapes, quads = rng.choice(shape_sets), rng.random() < 0.5
+        kinds = frozenset(range(27)) if rng.random() < 0.2 else analysis._ALL_KINDS
+        visible = [rng.randrange(NUM_KINDS) for _ in range(rng.randint(0, 30))]
+        a = analysis.analyze(make_hand(tiles, melds, sizes=(14,)), visible, kinds, quads, shapes)
+        assert sorted(o.tile for o in a.discards) == sorted(set(tiles))
+        fours += max(to_counts(tiles)) == 4
+        melded += bool(melds)
+        for o in a.discards:
+            rest = list(tiles)
+            rest.remove(o.tile)
+            own = analysis.analyze(make_hand(rest, melds, sizes=(13,)), visible + [o.tile], kinds, quads, shapes)
+            assert o.shanten == own.shanten
+            assert o.useful_tiles == (own.waits if own.shanten == 0 else own.useful_tiles)
+            assert o.useful_count == sum(u.remaining for u in o.useful_tiles)
+            seen_shanten.add(o.shanten)
+            options += 1
+    assert {0, 1, 2, 3} <= seen_shanten and fours > 100 and melded > 300 and options > 10000
