@@ -9,6 +9,7 @@ caller passes, and re-exports everything here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 NUM_KINDS: Final = 34
@@ -90,6 +91,14 @@ def is_terminal_or_honor(tile: int) -> bool:
 def is_simple(tile: int) -> bool:
     """A suited 2-8."""
     return tile < NUM_SUITED and 1 <= tile % RANKS <= 7
+
+
+def to_counts(tiles: Iterable[int]) -> list[int]:
+    """Copies of each kind among `tiles` (indices a caller has checked), by index."""
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        counts[t] += 1
+    return counts
 
 
 def same_suit(a: int, b: int) -> bool:

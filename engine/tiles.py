@@ -49,6 +49,7 @@ from engine.tile_kinds import (  # noqa: F401  (the kinds are re-exported: `engi
     suit_first,
     suit_of,
     tile_of,
+    to_counts,
 )
 
 NUM_FLOWERS = 8  # plum orchid chrysanthemum bamboo spring summer autumn winter: counted, never played
@@ -150,13 +151,6 @@ def format_tiles(tiles: Iterable[int]) -> str:
 
 def format_tile(tile: int) -> str:
     return format_tiles((tile,))
-
-
-def to_counts(tiles: Iterable[int]) -> list[int]:
-    counts = [0] * NUM_KINDS
-    for t in tiles:
-        counts[t] += 1
-    return counts
 
 
 def from_counts(counts: Sequence[int]) -> list[int]:
