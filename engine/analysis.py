@@ -663,18 +663,27 @@ def _completions_dfs(key: Key) -> tuple[int | None, tuple[int, ...], tuple[int, 
 
 
 def _standard_waits(keys: Sequence[Key], out: set[int]) -> None:
+    """Adds the tiles that complete the standard shape: a part may take the tile only if the other three
+    are complete already, with one pair among all four."""
     comps = [_completions(k) for k in keys]
-    statuses = [cp[0] for cp in comps]
-    if statuses.count(None) > 1:
-        return
+    incomplete, pairs_all = -1, 0
     for j in range(4):
-        others = statuses[:j] + statuses[j + 1:]
-        if None in others:
+        status = comps[j][0]
+        if status is None:
+            if incomplete >= 0:  # two parts not complete: one tile cannot finish both
+                return
+            incomplete = j
+        elif status == 2:
+            pairs_all += 1
+    for j in range(4):
+        if incomplete >= 0 and j != incomplete:  # another part is not complete
             continue
-        pairs = others.count(2)
+        _, to_sets, to_pair = comps[j]
+        pairs = pairs_all - 1 if comps[j][0] == 2 else pairs_all  # among the other three
         if pairs <= 1:
-            _, to_sets, to_pair = comps[j]
-            out.update(9 * j + r for r in (to_pair if pairs == 0 else to_sets))
+            first = 9 * j
+            for r in (to_pair if pairs == 0 else to_sets):
+                out.add(first + r)
 
 
 def waits(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = True) -> tuple[int, ...]:
@@ -787,7 +796,10 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         if own is not None and own.all_copies_held and own in tc:  # the discarded copy is no longer held
             own = _TILE_COUNTS[d][own.remaining][False]
             tc = tuple(own if t.tile == d else t for t in tc)
-        options.append(DiscardOption(d, s13, tc, sum([t.remaining for t in tc])))
+        left = 0
+        for u in tc:
+            left += u.remaining
+        options.append(DiscardOption(d, s13, tc, left))
     options.sort(key=_best_first)
     return Analysis(best, by_shape, discards=tuple(options))
 
