@@ -13,9 +13,11 @@ convolution, which is associative; the distinct vectors (69 over every suit key)
 as small integers, and the combination of two ids is memoized. A hand then costs four dictionary
 look-ups (three suits and the honours), three combination look-ups and one table read.
 Special shapes (seven pairs, thirteen orphans, honours-and-knitted, knitted straight) are read
-from per-suit summaries kept in the same memo entry. All memos fill on first use; they are
-the only mutable state, and a value is fully built before it is published, so readers on
-other threads see either nothing or the final value.
+from per-suit summaries kept in the same memo entry. Discard advice asks this of every 13-tile
+hand a 14-tile one leaves; a discard changes one part, so `Discarding` works out what the other
+parts give together once per hand, and each discard combines only its own part with that.
+All memos fill on first use; they are the only mutable state, and a value is fully built
+before it is published, so readers on other threads see either nothing or the final value.
 
 Every per-part value above is read from the tables mapped by `engine.tables` (computed by this
 module's own search, `*_dfs`, at build time, for every key a hand can hold); the search and its memos
