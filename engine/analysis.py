@@ -50,46 +50,49 @@ Key = tuple[int, ...]  # nine counts for a suit, seven for the honours
 # A part's additions (`_plus`): its plus id, and the ranks whose addition leads to each other class.
 Plus = tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]
 
-_NEG = -64  # "no pair taken from this part": stays negative after any sum of real values
-_S = 1 << 16  # bound of the class ids; the stride of a class id in `_UMASK`'s key
-_ALL_KINDS = frozenset(range(NUM_KINDS))
+# Module globals are Final where never rebound: compiled code keeps them in C statics instead of reading the
+# module's dict on each use (the tables and memos below are filled in place, never replaced).
+_NEG: Final = -64  # "no pair taken from this part": stays negative after any sum of real values
+_S: Final = 1 << 16  # bound of the class ids; the stride of a class id in `_UMASK`'s key
+_ALL_KINDS: Final = frozenset(range(NUM_KINDS))
 
 _lock = REGISTRY.lock("analysis.lock")
-_VECS: list[tuple[int, ...]] = REGISTRY.table("analysis.vecs", [])  # id -> (f0[0..4], f1[0..4])
-_VEC_IDS: dict[tuple[int, ...], int] = REGISTRY.table("analysis.vec_ids", {})
-_REG: list[tuple[int, ...]] = REGISTRY.table("analysis.reg", [])  # id -> standard shanten with 0..4 declared melds
-_PART_CID: dict[Key, int] = REGISTRY.table("analysis.part_cid", {})  # part key -> class id of its vector
+_VECS: Final[list[tuple[int, ...]]] = REGISTRY.table("analysis.vecs", [])  # id -> (f0[0..4], f1[0..4])
+_VEC_IDS: Final[dict[tuple[int, ...], int]] = REGISTRY.table("analysis.vec_ids", {})
+# id -> standard shanten with 0..4 declared melds
+_REG: Final[list[tuple[int, ...]]] = REGISTRY.table("analysis.reg", [])
+_PART_CID: Final[dict[Key, int]] = REGISTRY.table("analysis.part_cid", {})  # part key -> class id of its vector
 # [a][b]: the class id of classes a and b combined, -1 (or past the row's end) not yet worked out. A list
 # of rows, not a dict keyed by a * _S + b: a compiled read is two list reads, with no key to build.
-_COMB: list[list[int]] = REGISTRY.table("analysis.comb", [])
+_COMB: Final[list[list[int]]] = REGISTRY.table("analysis.comb", [])
 # Per part key: (class id, pairs counting a four as two, pairs, orphan kinds, orphan pair,
 # present ranks in residue classes 0/1/2 (1-4-7, 2-5-8, 3-6-9), class ids of what is left
 # when a residue class is taken out for a knitted straight; zeros / own id for honours).
-_INFO: dict[Key, tuple[int, ...]] = REGISTRY.table("analysis.info", {})
-_INFO_SHARED: dict[tuple[int, ...], tuple[int, ...]] = REGISTRY.table("analysis.info_shared", {})
-_PLUS: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = REGISTRY.table("analysis.plus", {})
-_PLUS_IDS: dict[tuple[tuple[int, tuple[int, ...]], ...], int] = REGISTRY.table("analysis.plus_ids", {})
+_INFO: Final[dict[Key, tuple[int, ...]]] = REGISTRY.table("analysis.info", {})
+_INFO_SHARED: Final[dict[tuple[int, ...], tuple[int, ...]]] = REGISTRY.table("analysis.info_shared", {})
+_PLUS: Final[dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]]] = REGISTRY.table("analysis.plus", {})
+_PLUS_IDS: Final[dict[tuple[tuple[int, tuple[int, ...]], ...], int]] = REGISTRY.table("analysis.plus_ids", {})
 # Table answers of `_plus` already decoded: one analysis asks for the same part's additions for every
 # discard of another part (about four times per distinct discard). Bounded: emptied when full.
-_PLUS_DECODED_LIMIT = 1 << 14  # entries (~3 MB at most)
-_PLUS_DECODED: dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = REGISTRY.table(
+_PLUS_DECODED_LIMIT: Final = 1 << 14  # entries (~3 MB at most)
+_PLUS_DECODED: Final[dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]]] = REGISTRY.table(
     "analysis.plus_decoded", {}, limit=_PLUS_DECODED_LIMIT)
-_UMASK_LIMIT = 1 << 16  # entries; the memo is emptied when it reaches this (~6 MB at most)
+_UMASK_LIMIT: Final = 1 << 16  # entries; the memo is emptied when it reaches this (~6 MB at most)
 # (plus id, other class, melds, target) -> useful ranks of the part, as bits
-_UMASK: dict[int, int] = REGISTRY.table("analysis.umask", {}, limit=_UMASK_LIMIT)
+_UMASK: Final[dict[int, int]] = REGISTRY.table("analysis.umask", {}, limit=_UMASK_LIMIT)
 # What a 13-tile analysis works out from the hand alone (see `_thirteen`), by the concealed counts, the
 # number of melds and the rule set's shapes: a waiting hand is analysed again after every discard at its
 # table with only the visible tiles changed. Bounded: emptied when full.
 _HAND13_LIMIT = 1 << 12  # entries (~2 MB at most)
 Thirteen = tuple[int, tuple[tuple[ShapeKind, int], ...], tuple[int, ...], tuple[int, ...], bool]
-_HAND13: dict[tuple[tuple[int, ...], int, bool, frozenset[ShapeKind] | None], Thirteen] = REGISTRY.table(
+_HAND13: Final[dict[tuple[tuple[int, ...], int, bool, frozenset[ShapeKind] | None], Thirteen]] = REGISTRY.table(
     "analysis.hand13", {}, limit=_HAND13_LIMIT)
-_FALLBACK_PLUS_IDS = 1 << 32  # plus ids of keys outside the tables start here (the tables' ids are smaller)
+_FALLBACK_PLUS_IDS: Final = 1 << 32  # plus ids of keys outside the tables start here (the tables' ids are smaller)
 # key -> ranks held an odd number of times / once, as bits
-_PAIR_MASKS: dict[Key, tuple[int, int]] = REGISTRY.table("analysis.pair_masks", {})
+_PAIR_MASKS: Final[dict[Key, tuple[int, int]]] = REGISTRY.table("analysis.pair_masks", {})
 # The tiles of each 9-bit mask of part j (j = 3: the honours), ascending.
-_CHUNKS = tuple(tuple(tuple(9 * j + r for r in range(9) if m >> r & 1) for m in range(512)) for j in range(4))
-_COMPLETIONS: dict[Key, tuple[int | None, tuple[int, ...], tuple[int, ...]]] = REGISTRY.table(
+_CHUNKS: Final = tuple(tuple(tuple(9 * j + r for r in range(9) if m >> r & 1) for m in range(512)) for j in range(4))
+_COMPLETIONS: Final[dict[Key, tuple[int | None, tuple[int, ...], tuple[int, ...]]]] = REGISTRY.table(
     "analysis.completions", {})
 
 # The shapes as compiled constants: compared by identity in the loops below (every shape value there is
@@ -100,9 +103,9 @@ _THIRTEEN_ORPHANS: Final = ShapeKind.THIRTEEN_ORPHANS
 _HONORS_KNITTED: Final = ShapeKind.HONORS_KNITTED
 _KNITTED_STRAIGHT: Final = ShapeKind.KNITTED_STRAIGHT
 
-_PERMS = tuple(permutations(range(3)))  # residue class given to each suit in a knitted pattern
-_PATTERNS = {p: tuple(9 * s + p[s] + 3 * j for s in range(3) for j in range(3)) for p in _PERMS}
-_ORPHANS = TERMINALS_AND_HONORS
+_PERMS: Final = tuple(permutations(range(3)))  # residue class given to each suit in a knitted pattern
+_PATTERNS: Final = {p: tuple(9 * s + p[s] + 3 * j for s in range(3) for j in range(3)) for p in _PERMS}
+_ORPHANS: Final = TERMINALS_AND_HONORS
 
 
 # ---------------------------------------------------------------------------------------------
@@ -142,10 +145,13 @@ def _part_cid(key: Key) -> int:
     return _part_cid_dfs(key)
 
 
+# The tables' two parts, Final as the module's other globals (see above).
+_SUIT_TABLE: Final[SuitTable | None] = TABLES.suits if TABLES is not None else None
+_HONOR_TABLE: Final[SuitTable | None] = TABLES.honors if TABLES is not None else None
+
+
 def _table(key: Key) -> SuitTable | None:
-    if TABLES is None:
-        return None
-    return TABLES.suits if len(key) == 9 else TABLES.honors
+    return _SUIT_TABLE if len(key) == 9 else _HONOR_TABLE
 
 
 def _vector_dfs(key: Key) -> tuple[int, ...]:
@@ -893,7 +899,8 @@ def _advice(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
 
 
 # TileCounts are immutable, so one shared instance per (tile, remaining, all held) saves building them per call.
-_TILE_COUNTS = tuple(tuple((TileCount(t, r, False), TileCount(t, r, True)) for r in range(5)) for t in range(NUM_KINDS))
+_TILE_COUNTS: Final = tuple(tuple((TileCount(t, r, False), TileCount(t, r, True)) for r in range(5))
+                            for t in range(NUM_KINDS))
 
 
 def _tile_counts(tiles: Collection[int], tile_kinds: frozenset[int], held: Sequence[int],
