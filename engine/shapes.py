@@ -238,7 +238,7 @@ def _dfs_splits(counts: tuple[int, ...], want_pair: bool) -> frozenset[SuitSplit
 
 
 # A tabled set code (kind * SET_CODE_BASE + rank offset, see engine.tables.format) -> the set.
-_SPLIT_SETS: tuple[tuple[SetKind, int] | None, ...] = tuple(
+_SPLIT_SETS: Final[tuple[tuple[SetKind, int] | None, ...]] = tuple(
     (SetKind(code // SET_CODE_BASE), code % SET_CODE_BASE) if code // SET_CODE_BASE in SetKind._value2member_map_
     else None for code in range(5 * SET_CODE_BASE))
 
@@ -295,7 +295,7 @@ def _build_complete_table() -> dict[SuitKey, int]:
     return table
 
 
-COMPLETE_SUITS: dict[SuitKey, int] = _build_complete_table()
+COMPLETE_SUITS: Final[dict[SuitKey, int]] = _build_complete_table()
 
 
 def is_standard_complete(counts: list[int]) -> bool:
@@ -321,7 +321,7 @@ def is_standard_complete(counts: list[int]) -> bool:
 # Special shapes
 
 _ORPHANS: Final[tuple[int, ...]] = tuple(TERMINALS_AND_HONORS)
-KNITTED_PATTERNS: tuple[tuple[int, ...], ...] = tuple(
+KNITTED_PATTERNS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sorted(9 * suit + r for suit, start in zip(perm, (0, 1, 2), strict=True)
                  for r in (start, start + 3, start + 6)))
     for perm in permutations(range(3))

@@ -67,7 +67,7 @@ _ORPHAN_SET: Final = frozenset(_ORPHANS)
 _IS_ORPHAN: Final = tuple(t in _ORPHAN_SET for t in range(NUM_KINDS))
 _NON_ORPHANS: Final = tuple(t for t in range(NUM_KINDS) if t not in _ORPHAN_SET)
 _NEG: Final = -64
-_MELD_SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
+_MELD_SET_KIND: Final = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
 
 
 @dataclass(frozen=True, slots=True)
@@ -652,9 +652,9 @@ def _special_complete(real: list[int], j: int, shapes: WildShapes) -> bool:
 
 
 Vec = tuple[int, ...]  # f0[0..4], f1[0..4]: best group value with at most k groups, without / with the pair
-_EMPTY_VEC: Vec = (0, 0, 0, 0, 0, _NEG, _NEG, _NEG, _NEG, _NEG)
+_EMPTY_VEC: Final[Vec] = (0, 0, 0, 0, 0, _NEG, _NEG, _NEG, _NEG, _NEG)
 _vec_lock = REGISTRY.lock("wildcards.vec_lock")
-_WILD_VECS: dict[tuple[tuple[int, ...], int], tuple[Vec, ...]] = REGISTRY.table("wildcards.wild_vecs", {})
+_WILD_VECS: Final[dict[tuple[tuple[int, ...], int], tuple[Vec, ...]]] = REGISTRY.table("wildcards.wild_vecs", {})
 
 
 def _add_group(best: list[int], sub: Vec, value: int) -> None:
@@ -771,10 +771,10 @@ def _max_vec(a: Vec, b: Vec) -> Vec:
 # Rows (one vector per number of wildcards 0..j) are interned as small ids, and the combination of two
 # rows is memoized on their ids, as engine.analysis does for its vectors: after warm-up a hand's value
 # costs four part look-ups and four combination look-ups.
-_ROWS: list[tuple[Vec, ...]] = REGISTRY.table("wildcards.rows", [])
-_ROW_IDS: dict[tuple[Vec, ...], int] = REGISTRY.table("wildcards.row_ids", {})
-_PART_ROW: dict[tuple[tuple[int, ...], int], int] = REGISTRY.table("wildcards.part_row", {})
-_ROW_COMB: dict[int, int] = REGISTRY.table("wildcards.row_comb", {})
+_ROWS: Final[list[tuple[Vec, ...]]] = REGISTRY.table("wildcards.rows", [])
+_ROW_IDS: Final[dict[tuple[Vec, ...], int]] = REGISTRY.table("wildcards.row_ids", {})
+_PART_ROW: Final[dict[tuple[tuple[int, ...], int], int]] = REGISTRY.table("wildcards.part_row", {})
+_ROW_COMB: Final[dict[int, int]] = REGISTRY.table("wildcards.row_comb", {})
 _STRIDE: Final = 1 << 20
 
 

@@ -11,7 +11,7 @@ engine wind + 1 with 0 read as east, and MeldKind / ClaimedFrom / SetKind share 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from engine import rules
 from engine.errors import BadContextError, BadMeldError, BadOptionError, BadTileError, EngineError
@@ -38,14 +38,14 @@ from mjsvc.wire import encode_varint, int_field, message_field, message_header
 
 # Values given to proto enum fields are typed Any: they are ints at run time, and the generated stubs type
 # such fields as their enum class.
-_SHAPES_TO_PROTO: dict[ShapeKind, Any] = {
+_SHAPES_TO_PROTO: Final[dict[ShapeKind, Any]] = {
     ShapeKind.STANDARD: pb.SHAPE_KIND_STANDARD,
     ShapeKind.SEVEN_PAIRS: pb.SHAPE_KIND_SEVEN_PAIRS,
     ShapeKind.THIRTEEN_ORPHANS: pb.SHAPE_KIND_THIRTEEN_ORPHANS,
     ShapeKind.HONORS_KNITTED: pb.SHAPE_KIND_HONORS_AND_KNITTED,
     ShapeKind.KNITTED_STRAIGHT: pb.SHAPE_KIND_KNITTED_STRAIGHT,
 }
-_WINDS = {0: Wind.EAST, 1: Wind.EAST, 2: Wind.SOUTH, 3: Wind.WEST, 4: Wind.NORTH}
+_WINDS: Final = {0: Wind.EAST, 1: Wind.EAST, 2: Wind.SOUTH, 3: Wind.WEST, 4: Wind.NORTH}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -76,7 +76,7 @@ def _proto_tiles(values: Sequence[int]) -> list[int] | None:
     return None
 
 
-_PROTO_TILES = frozenset(range(1, NUM_KINDS + 1))
+_PROTO_TILES: Final = frozenset(range(1, NUM_KINDS + 1))
 
 
 def meld_from_proto(msg: pb.Meld, field: str) -> Meld:
@@ -144,9 +144,9 @@ def _melds_from_proto(in_melds: Sequence[pb.Meld], field: str) -> list[Meld]:
 # is read and checked once and handed out again: make_meld's checks and enum conversions cost a meld 7 µs.
 # Only messages of a meld's usual size are kept (a valid meld with fields this server does not know is read
 # each time), so the table holds at most _MELDS_KEPT small keys.
-_MELDS: dict[bytes, Meld] = {}
+_MELDS: Final[dict[bytes, Meld]] = {}
 _MELDS_KEPT = 8192
-_MELD_BYTES = 24  # a meld with every field set writes at most 16
+_MELD_BYTES: Final = 24  # a meld with every field set writes at most 16
 
 
 def _plain_hand(concealed: list[int], melds: list[Meld], win: int | None, winning: bool) -> Hand | None:
@@ -197,7 +197,7 @@ def context_from_proto(msg: pb.WinContext, field: str = "context") -> WinContext
     return ctx
 
 
-_CONTEXTS: dict[bytes, WinContext] = {}
+_CONTEXTS: Final[dict[bytes, WinContext]] = {}
 _CONTEXTS_KEPT = 4096
 
 
@@ -228,10 +228,10 @@ def _context_set_fields(msg: pb.WinContext, field: str) -> WinContext:
     return WinContext(**kwargs)
 
 
-_TILE_LIST: dict[int, Any] = {}  # marks the repeated Tile fields (engine index = value - 1)
-_REPEATED_CONTEXT = frozenset(("seats_out", "other_winners", "flower_tiles"))
-_CLAIMED = {v: ClaimedFrom(v) for v in (0, 1, 2, 3)}
-_CONTEXT_VALUES: dict[str, dict[int, Any]] = {
+_TILE_LIST: Final[dict[int, Any]] = {}  # marks the repeated Tile fields (engine index = value - 1)
+_REPEATED_CONTEXT: Final = frozenset(("seats_out", "other_winners", "flower_tiles"))
+_CLAIMED: Final = {v: ClaimedFrom(v) for v in (0, 1, 2, 3)}
+_CONTEXT_VALUES: Final[dict[str, dict[int, Any]]] = {
     "seat_wind": _WINDS, "prevalent_wind": _WINDS, "seats_out": _WINDS, "other_winners": _WINDS,
     "dora_indicators": _TILE_LIST, "ura_dora_indicators": _TILE_LIST, "horse_tiles": _TILE_LIST,
     "discarded_by": _CLAIMED, "prior_kong_claimed_from": _CLAIMED, "kong_fed_by": _CLAIMED, "liable": _CLAIMED,
@@ -363,7 +363,7 @@ def _ghosts(value: Any, field: str) -> tuple[int, ...]:  # Tile: engine index + 
     return tuple(tiles_from_proto(value, field))
 
 
-_NOT_YET_MAPPED_BY_THE_RULE_SET: dict[tuple[str, str], Callable[[Any, str], Any]] = {
+_NOT_YET_MAPPED_BY_THE_RULE_SET: Final[dict[tuple[str, str], Callable[[Any, str], Any]]] = {
     ("sichuan", "void_suit"): _void_suit,
     ("guangdong", "ghosts"): _ghosts,
 }
@@ -424,9 +424,10 @@ def _tile_count_bytes(tile: int, remaining: int, held: bool) -> bytes:
 
 # Framed TileCount fields for every tile with 0-4 copies left (all there can be), by field number:
 # [tile][remaining * 2 + all_copies_held].
-_TILE_FIELD = tuple(int_field(1, t + 1) for t in range(NUM_KINDS))
-_TILE_COUNTS = {f: tuple(tuple(message_field(f, _tile_count_bytes(t, r, h)) for r in range(5) for h in (False, True))
-                         for t in range(NUM_KINDS)) for f in (2, 3)}
+_TILE_FIELD: Final = tuple(int_field(1, t + 1) for t in range(NUM_KINDS))
+_TILE_COUNTS: Final = {f: tuple(tuple(message_field(f, _tile_count_bytes(t, r, h))
+                                      for r in range(5) for h in (False, True))
+                                for t in range(NUM_KINDS)) for f in (2, 3)}
 
 
 def _tile_counts(tcs: Sequence[TileCount], field_number: int) -> bytes:
@@ -529,8 +530,8 @@ def _payment_wire(seat: int, amount: int) -> bytes:
     return framed
 
 
-_PAYMENTS: dict[tuple[int, int], bytes] = {}
-_PAYMENTS_KEPT = 4096  # the amounts a rule set pays come from a few hundred totals
+_PAYMENTS: Final[dict[tuple[int, int], bytes]] = {}
+_PAYMENTS_KEPT: Final = 4096  # the amounts a rule set pays come from a few hundred totals
 
 
 def _fan_wire(h: FanHit) -> bytes:
@@ -557,7 +558,7 @@ def _fan_head(fan_id: int, name: str, name_zh: str, points: int) -> bytes:
     return int_field(1, fan_id) + _string_field(2, name) + _string_field(3, name_zh) + int_field(4, points)
 
 
-_FAN_HEADS: dict[int, tuple[FanDef, bytes, dict[tuple[int, tuple[int, ...], tuple[int, ...]], bytes]]] = {}
+_FAN_HEADS: Final[dict[int, tuple[FanDef, bytes, dict[tuple[int, tuple[int, ...], tuple[int, ...]], bytes]]]] = {}
 
 
 def _decomposition_wire(d: Decomposition) -> bytes:
@@ -577,7 +578,7 @@ def _decomposition_wire(d: Decomposition) -> bytes:
     return b"".join(parts)
 
 
-_SET_FIELDS: dict[tuple[int, int, bool, int | None, int | None], bytes] = {}
+_SET_FIELDS: Final[dict[tuple[int, int, bool, int | None, int | None], bytes]] = {}
 
 
 def _tile_set_body(s: TileSet) -> bytes:

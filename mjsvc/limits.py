@@ -17,7 +17,7 @@ without the memory its parse would cost.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
@@ -25,7 +25,7 @@ from google.protobuf.message import Message
 from mjsvc.errors import LimitExceededError
 
 # "Message.field" -> the most elements (repeated fields) or characters (strings) accepted.
-LIMITS: dict[str, int] = {
+LIMITS: Final[dict[str, int]] = {
     "EvaluateRequest.rule_set": 32,
     "AnalyzeRequest.rule_set": 32,
     "ListFansRequest.rule_set": 32,
@@ -56,11 +56,11 @@ LIMITS: dict[str, int] = {
     "ExchangeThree.exchanges": 4,
     "SeatExchange.tiles": 8,  # 3
 }
-DEFAULT_REPEATED = 34  # a repeated field not named above: one element per tile kind
-DEFAULT_STRING = 64
+DEFAULT_REPEATED: Final = 34  # a repeated field not named above: one element per tile kind
+DEFAULT_STRING: Final = 64
 
-_MESSAGE = FieldDescriptor.TYPE_MESSAGE
-_TEXT = (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES)
+_MESSAGE: Final = FieldDescriptor.TYPE_MESSAGE
+_TEXT: Final = (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES)
 
 
 def _limit(fd: FieldDescriptor) -> int:
@@ -86,7 +86,7 @@ class _Plan:
         return bool(self.lists or self.strings or self.message_lists or self.messages)
 
 
-_PLANS: dict[str, _Plan] = {}
+_PLANS: Final[dict[str, _Plan]] = {}
 
 
 def _plan(descriptor: Descriptor) -> _Plan:
@@ -159,13 +159,13 @@ def check_string(value: str | bytes, path: str, limit: int) -> None:
 #    receive limit (`receive_limit`), above which gRPC itself refuses a message with RESOURCE_EXHAUSTED.
 # A body over its method's limit is LIMIT_EXCEEDED (INVALID_ARGUMENT, field `request`), naming its size
 # and the limit; protobuf never sees it.
-BODY_MARGIN = 2
-BODY_SLACK = 1024
+BODY_MARGIN: Final = 2
+BODY_SLACK: Final = 1024
 
-_FIXED_SIZE = {FieldDescriptor.TYPE_FIXED32: 4, FieldDescriptor.TYPE_SFIXED32: 4, FieldDescriptor.TYPE_FLOAT: 4,
+_FIXED_SIZE: Final = {FieldDescriptor.TYPE_FIXED32: 4, FieldDescriptor.TYPE_SFIXED32: 4, FieldDescriptor.TYPE_FLOAT: 4,
                FieldDescriptor.TYPE_FIXED64: 8, FieldDescriptor.TYPE_SFIXED64: 8, FieldDescriptor.TYPE_DOUBLE: 8}
-_LONGEST_VARINT = 10
-UTF8_MAX = 4  # bytes per character
+_LONGEST_VARINT: Final = 10
+UTF8_MAX: Final = 4  # bytes per character
 
 
 def _varint_len(n: int) -> int:

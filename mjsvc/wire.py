@@ -12,6 +12,7 @@ the id (the rest of such a body is never looked at).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 
 def encode_varint(value: int) -> bytes:
@@ -38,8 +39,8 @@ def join_field(field_number: int, payloads: Iterable[bytes]) -> bytes:
 # Every field with a one-byte tag and a one-byte value, most fields of our answers, written once:
 # _SMALL_FIELDS[field number][value] (b"" for zero); _SHORT_HEADERS[field number][length]: the tag and length
 # of a length-delimited field of fewer than 128 bytes.
-_SMALL_FIELDS = tuple(tuple(bytes((f << 3, v)) if v else b"" for v in range(128)) for f in range(16))
-_SHORT_HEADERS = tuple(tuple(bytes(((f << 3) | 2, n)) for n in range(128)) for f in range(16))
+_SMALL_FIELDS: Final = tuple(tuple(bytes((f << 3, v)) if v else b"" for v in range(128)) for f in range(16))
+_SHORT_HEADERS: Final = tuple(tuple(bytes(((f << 3) | 2, n)) for n in range(128)) for f in range(16))
 
 
 def int_field(field_number: int, value: int) -> bytes:
