@@ -833,10 +833,11 @@ def _replaced(parts: tuple[tuple[int, ...], ...], j: int, part: tuple[int, ...])
 class Discarding:
     """A 14-tile hand's parts as its discards see them. A discard changes one part, j, to a part of class
     x: the 13-tile hand's combined class is then one combination (of x with the other three parts, worked
-    out once), and what `_regular_useful` reads (`others`, `pluses`) two more combinations and one `_plus`,
-    instead of nine combinations and four `_plus` look-ups per discard. Combining classes is commutative
-    and associative (a max-plus convolution), so the parts' order does not change a class. The plain path
-    (`_regular_useful` without it) is the reference the tests hold it to."""
+    out once), and what `_regular_useful` reads (`others`, `pluses`) three more (x with each pair of the
+    other parts, also worked out once) and one `_plus`: four combinations and one `_plus` look-up per
+    discard instead of nine and four. `rest` is what `_others` gives for the whole hand. Combining classes
+    is commutative and associative (a max-plus convolution), so the parts' order does not change a class.
+    The plain path (`_regular_useful` without it) is the reference the tests hold it to."""
 
     def __init__(self, keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...]) -> None:
         a, b, d, h = infos[0][0], infos[1][0], infos[2][0], infos[3][0]
