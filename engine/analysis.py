@@ -77,6 +77,11 @@ _PLUS_IDS: Final[dict[tuple[tuple[int, tuple[int, ...]], ...], int]] = REGISTRY.
 _PLUS_DECODED_LIMIT: Final = 1 << 14  # entries (~3 MB at most)
 _PLUS_DECODED: Final[dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]]] = REGISTRY.table(
     "analysis.plus_decoded", {}, limit=_PLUS_DECODED_LIMIT)
+# A part's parts with one copy fewer (`_down`): what discard advice asks of each discard, by the part's key.
+# Bounded: emptied when full.
+_DOWN_LIMIT: Final = 1 << 13  # entries (~6 MB at most)
+Down = tuple[Key, tuple[int, ...], Plus]
+_DOWN: Final[dict[Key, tuple[Down | None, ...]]] = REGISTRY.table("analysis.down", {}, limit=_DOWN_LIMIT)
 _UMASK_LIMIT: Final = 1 << 16  # entries; the memo is emptied when it reaches this (~6 MB at most)
 # (plus id, other class, melds, target) -> useful ranks of the part, as bits
 _UMASK: Final[dict[int, int]] = REGISTRY.table("analysis.umask", {}, limit=_UMASK_LIMIT)
@@ -508,6 +513,27 @@ def _umask_fill(k: int, plus: tuple[tuple[int, tuple[int, ...]], ...], o: int, n
     return mask
 
 
+def _down(key: Key) -> tuple[Down | None, ...]:
+    """For each rank of a part, the part with one copy of it fewer: (its key, its summary `_info`, its
+    additions `_plus`); None for a rank not held. Discard advice reads a discard's part here by rank,
+    without building, hashing or decoding the new key's facts per discard."""
+    found = _DOWN.get(key)
+    if found is not None:
+        return found
+    out: list[Down | None] = []
+    for r, n in enumerate(key):
+        if n > 0:
+            less = key[:r] + (n - 1,) + key[r + 1:]
+            out.append((less, _info(less), _plus(less)))
+        else:
+            out.append(None)
+    found = tuple(out)
+    if len(_DOWN) >= _DOWN_LIMIT:
+        _DOWN.clear()
+    _DOWN[key] = found
+    return found
+
+
 def _others(cids: Sequence[int]) -> list[int]:
     """For each of the four parts, the class id of the other three combined."""
     a, b, d, h = cids
@@ -571,6 +597,14 @@ def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
     """Tiles (with fewer than four in hand) that lower the shanten of some shape now at `target`,
     ascending. `ks_perms`: the knitted assignments reaching it, if the caller has them; `quads` False:
     the caller knows no count is four; `parts`: as in `_regular_useful`."""
+    return _mask_tiles(_useful_mask(c, keys, infos, n_melds, allow_quad_pairs, by_shape, target, ks_perms, quads,
+                                    parts))
+
+
+def _useful_mask(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds: int,
+                 allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]], target: int,
+                 ks_perms: list[tuple[int, ...]] | None, quads: bool, parts: Discarding | None) -> int:
+    """`_useful` as a 34-bit mask (bit t: tile t)."""
     out = 0
     for shape, value in by_shape:
         if value != target:
@@ -614,7 +648,7 @@ def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
         for t, n in enumerate(c):
             if n >= 4:
                 out &= ~(1 << t)
-    return _mask_tiles(out)
+    return out
 
 
 def useful_tiles(counts: Sequence[int], n_melds: int = 0, allow_quad_pairs: bool = True) -> tuple[int, ...]:
@@ -778,17 +812,20 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         row[t] = _TILE_COUNTS[t][4 - gone if gone < 4 else 0][held[t] >= 4]
     quads = 4 in c  # a discard only lowers counts: none is four after it unless one is now
     parts = Discarding(keys, infos)
+    downs = (_down(keys[0]), _down(keys[1]), _down(keys[2]), _down(keys[3]))
     options = []
     for d in range(NUM_KINDS):
         if not c[d]:
             continue
-        c[d] -= 1
         j = suit_of(d)  # only the discarded tile's part changes
-        key = tuple(c[9 * j:9 * j + 9])
-        info = _info(key)
+        less = downs[j][d - 9 * j]
+        if less is None:  # cannot happen: the tile is held
+            continue
+        c[d] -= 1
+        key, info, plus = less
         keys13 = _replaced(keys, j, key)
         infos13 = _replaced(infos, j, info)
-        whole = parts.discard(j, key, info[0])
+        whole = parts.discard(j, key, info[0], plus)
         if shapes is None:
             s13, shape13, ks_perms = _attaining(infos13, m, allow_quad_pairs, whole)
         else:
@@ -796,17 +833,28 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
             s13 = min([v for _, v in every])
             shape13 = [sv for sv in every if sv[1] == s13]
             ks_perms = None
-        _, useful = _advice(c, keys13, infos13, m, allow_quad_pairs, shape13, s13, ks_perms, quads, parts)
+        found: list[TileCount] = []
+        left = 0  # copies of the useful tiles left (the discarded copy's own entry below keeps its count)
+        if s13 == 0:  # ready: the useful tiles are the waits
+            for t in sorted(_waits(c, keys13, infos13, m, allow_quad_pairs, shape13)):
+                x = row[t]
+                if x is not None:
+                    found.append(x)
+                    left += x.remaining
+        else:  # the mask's tiles read chunk by chunk, ascending: no tuple of tiles in between
+            mask = _useful_mask(c, keys13, infos13, m, allow_quad_pairs, shape13, s13, ks_perms, quads, parts)
+            for k in range(4):
+                for t in _CHUNKS[k][mask >> 9 * k & 511]:
+                    x = row[t]
+                    if x is not None:
+                        found.append(x)
+                        left += x.remaining
         c[d] += 1
-        tc = tuple([x for x in [row[t] for t in (useful if type(useful) is tuple else sorted(useful))]
-                    if x is not None])
+        tc = tuple(found)
         own = row[d]
         if own is not None and own.all_copies_held and own in tc:  # the discarded copy is no longer held
             own = _TILE_COUNTS[d][own.remaining][False]
             tc = tuple(own if t.tile == d else t for t in tc)
-        left = 0
-        for u in tc:
-            left += u.remaining
         options.append(DiscardOption(d, s13, tc, left))
     options.sort(key=_best_first)
     return Analysis(best, by_shape, discards=tuple(options))
@@ -834,10 +882,11 @@ class Discarding:
     """A 14-tile hand's parts as its discards see them. A discard changes one part, j, to a part of class
     x: the 13-tile hand's combined class is then one combination (of x with the other three parts, worked
     out once), and what `_regular_useful` reads (`others`, `pluses`) three more (x with each pair of the
-    other parts, also worked out once) and one `_plus`: four combinations and one `_plus` look-up per
-    discard instead of nine and four. `rest` is what `_others` gives for the whole hand. Combining classes
-    is commutative and associative (a max-plus convolution), so the parts' order does not change a class.
-    The plain path (`_regular_useful` without it) is the reference the tests hold it to."""
+    other parts, also worked out once) and the new part's additions (given with the discard, from
+    `_down`): four combinations per discard and no look-up, instead of nine combinations and four `_plus`.
+    `rest` is what `_others` gives for the whole hand. Combining classes is commutative and associative
+    (a max-plus convolution), so the parts' order does not change a class. The plain path
+    (`_regular_useful` without it) is the reference the tests hold it to."""
 
     def __init__(self, keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...]) -> None:
         a, b, d, h = infos[0][0], infos[1][0], infos[2][0], infos[3][0]
@@ -848,11 +897,11 @@ class Discarding:
         self.base = [_plus(keys[0]), _plus(keys[1]), _plus(keys[2]), _plus(keys[3])]
         self.others = self.rest[:]  # what `read` gives, for the discard last set
         self.pluses = self.base[:]
-        self.j, self.key, self.x = 0, keys[0], a  # the discard last set
+        self.j, self.x, self.plus = 0, a, self.base[0]  # the discard last set
 
-    def discard(self, j: int, key: Key, x: int) -> int:
-        """Part j becomes `key`, of class x: the class of the hand."""
-        self.j, self.key, self.x = j, key, x
+    def discard(self, j: int, key: Key, x: int, plus: Plus) -> int:
+        """Part j becomes `key`, of class x and additions `plus`: the class of the hand."""
+        self.j, self.x, self.plus = j, x, plus
         return _c(self.rest[j], x)
 
     def read(self) -> tuple[list[int], list[Plus]]:
@@ -863,7 +912,7 @@ class Discarding:
         for i in range(4):
             others[i] = rest[i] if i == j else _c(apart[i], x)
             pluses[i] = base[i]
-        pluses[j] = _plus(self.key)
+        pluses[j] = self.plus
         return others, pluses
 
 
@@ -889,14 +938,12 @@ def _thirteen(c: list[int], m: int, allow_quad_pairs: bool, shapes: frozenset[Sh
 
 def _advice(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], m: int,
             allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]],
-            best: int, ks_perms: list[tuple[int, ...]] | None = None,
-            quads: bool = True, parts: Discarding | None = None) -> tuple[Collection[int], Collection[int]]:
-    """(waits, useful tiles) of a 13-tile hand; at shanten 0 the useful tiles are the waits.
-    `ks_perms`, `quads`, `parts`: as in `_useful`."""
+            best: int) -> tuple[Collection[int], Collection[int]]:
+    """(waits, useful tiles) of a 13-tile hand; at shanten 0 the useful tiles are the waits."""
     if best == 0:
         w = _waits(c, keys, infos, m, allow_quad_pairs, by_shape)
         return w, w
-    return (), _useful(c, keys, infos, m, allow_quad_pairs, by_shape, best, ks_perms, quads, parts)
+    return (), _useful(c, keys, infos, m, allow_quad_pairs, by_shape, best)
 
 
 # TileCounts are immutable, so one shared instance per (tile, remaining, all held) saves building them per call.

@@ -356,6 +356,42 @@ def test_decoded_additions_memo_answers_as_the_table_and_analyses_are_unchanged(
     assert kept == plain
 
 
+def test_parts_one_copy_fewer_are_each_parts_own_facts() -> None:
+    """`_down` (what discard advice reads per discard) gives, for each held rank of a part, the part with
+    one copy fewer, its summary and its additions exactly as `_info` and `_plus` give them for that key
+    (suits and honours, tabled or not); and discard advice answers the same with its memo emptied before
+    every call and kept."""
+    rng = random.Random(20261207)
+    keys: set[tuple[int, ...]] = set()
+    while len(keys) < 2000:
+        ranks = 9 if rng.random() < 0.8 else 7
+        c = [0] * ranks
+        for _ in range(rng.randint(0, 14)):
+            r = rng.randrange(ranks)
+            if c[r] < 4:
+                c[r] += 1
+        keys.add(tuple(c))
+    for key in keys:
+        down = analysis._down(key)
+        assert len(down) == len(key) and analysis._down(key) is down  # kept
+        for r, n in enumerate(key):
+            if n == 0:
+                assert down[r] is None
+                continue
+            less = key[:r] + (n - 1,) + key[r + 1:]
+            assert down[r] == (less, analysis._info(less), analysis._plus(less))
+    hands = []
+    while len(hands) < 300:
+        tiles = sorted(rng.sample(range(4 * NUM_KINDS), 14))
+        hands.append(make_hand([t // 4 for t in tiles], sizes=(14,)))
+    kept = [analysis.analyze(h, ()) for h in hands]
+    plain = []
+    for h in hands:
+        analysis._DOWN.clear()
+        plain.append(analysis.analyze(h, ()))
+    assert kept == plain and 0 < len(analysis._DOWN) <= 4  # the last hand's parts only
+
+
 def test_kept_thirteen_tile_analyses_answer_as_fresh_ones() -> None:
     """`_thirteen` keeps what a 13-tile analysis finds from the hand alone (bounded): the same hands, with
     melds, under several rule sets' shapes and both seven-pairs rules, analysed again with other visible
