@@ -80,8 +80,11 @@ _PLUS_DECODED: Final[dict[Key, tuple[int, tuple[tuple[int, tuple[int, ...]], ...
 # A part's parts with one copy fewer (`_down`): what discard advice asks of each discard, by the part's key.
 # Bounded: emptied when full.
 _DOWN_LIMIT: Final = 1 << 13  # entries (~6 MB at most)
-Down = tuple[Key, tuple[int, ...], Plus]
+Down = tuple[Key, tuple[int, ...], Plus, tuple[int, int]]  # key, `_info`, `_plus`, `_pair_masks`
 _DOWN: Final[dict[Key, tuple[Down | None, ...]]] = REGISTRY.table("analysis.down", {}, limit=_DOWN_LIMIT)
+# A suit's knitted-straight rests' additions (`_knit_rests`), by the suit's key. Bounded: emptied when full.
+_KNIT_RESTS_LIMIT: Final = 1 << 13  # entries (~2 MB at most)
+_KNIT_RESTS: Final[dict[Key, tuple[Plus, ...]]] = REGISTRY.table("analysis.knit_rests", {}, limit=_KNIT_RESTS_LIMIT)
 _UMASK_LIMIT: Final = 1 << 16  # entries; the memo is emptied when it reaches this (~6 MB at most)
 # (plus id, other class, melds, target) -> useful ranks of the part, as bits
 _UMASK: Final[dict[int, int]] = REGISTRY.table("analysis.umask", {}, limit=_UMASK_LIMIT)
@@ -138,16 +141,6 @@ def _minus(key: Key, ranks: tuple[int, ...]) -> Key:
     for r in ranks:
         out[r] -= 1
     return tuple(out)
-
-
-def _part_cid(key: Key) -> int:
-    """Class id of a part's vector (from the tables; by search for a key outside them)."""
-    table = _table(key)
-    if table is not None:
-        cid = table.class_id(key)
-        if cid >= 0:
-            return cid
-    return _part_cid_dfs(key)
 
 
 # The tables' two parts, Final as the module's other globals (see above).
@@ -295,10 +288,19 @@ def _parts(c: Sequence[int]) -> tuple[tuple[Key, ...], tuple[tuple[int, ...], ..
     return keys, (_info(keys[0]), _info(keys[1]), _info(keys[2]), _info(keys[3]))
 
 
-def _ks_rest(key: Key, residue: int) -> tuple[Key, int]:
-    """A suit key without one copy of each present rank of a residue class, and its class id."""
-    rest = _minus(key, tuple(r for r in (residue, residue + 3, residue + 6) if key[r]))
-    return rest, _part_cid(rest)
+def _knit_rests(key: Key) -> tuple[Plus, ...]:
+    """For residue class 0, 1 and 2 of a suit, the additions (`_plus`) of what a knitted straight leaves
+    of it: the suit less one copy of each present rank of that class (its class id is in the suit's
+    summary, `_info`). Memoized per key (bounded)."""
+    found = _KNIT_RESTS.get(key)
+    if found is not None:
+        return found
+    found = tuple([_plus(_minus(key, tuple([r for r in (residue, residue + 3, residue + 6) if key[r]])))
+                   for residue in range(3)])
+    if len(_KNIT_RESTS) >= _KNIT_RESTS_LIMIT:
+        _KNIT_RESTS.clear()
+    _KNIT_RESTS[key] = found
+    return found
 
 
 # ---------------------------------------------------------------------------------------------
@@ -515,7 +517,7 @@ def _umask_fill(k: int, plus: tuple[tuple[int, tuple[int, ...]], ...], o: int, n
 
 def _down(key: Key) -> tuple[Down | None, ...]:
     """For each rank of a part, the part with one copy of it fewer: (its key, its summary `_info`, its
-    additions `_plus`); None for a rank not held. Discard advice reads a discard's part here by rank,
+    additions `_plus`, its `_pair_masks`); None for a rank not held. Discard advice reads a discard's part here by rank,
     without building, hashing or decoding the new key's facts per discard."""
     found = _DOWN.get(key)
     if found is not None:
@@ -524,7 +526,7 @@ def _down(key: Key) -> tuple[Down | None, ...]:
     for r, n in enumerate(key):
         if n > 0:
             less = key[:r] + (n - 1,) + key[r + 1:]
-            out.append((less, _info(less), _plus(less)))
+            out.append((less, _info(less), _plus(less), _pair_masks(less)))
         else:
             out.append(None)
     found = tuple(out)
@@ -541,21 +543,15 @@ def _others(cids: Sequence[int]) -> list[int]:
     return [_c(b, dh), _c(a, dh), _c(ab, h), _c(ab, d)]
 
 
-def _regular_useful(keys: Sequence[Key], cids: Sequence[int], n_melds: int, target: int,
-                    parts: Discarding | None = None) -> int:
-    """Bit mask of the tiles that bring the standard shanten below `target`.
+def _regular_useful(others: Sequence[int], pluses: Sequence[Plus], n_melds: int, target: int) -> int:
+    """Bit mask of the tiles that bring the standard shanten below `target`, given for each of the four
+    parts the class of the other three combined (`_others`) and its additions (`_plus`).
 
-    A part's useful ranks depend only on its additions (`_plus`) and the class of the other
-    three parts combined, so they are memoized per (plus id, other class, melds, target).
-    `parts`: those classes and additions, worked out by discard advice (`Discarding`).
+    A part's useful ranks depend only on its additions and the class of the other three parts
+    combined, so they are memoized per (plus id, other class, melds, target).
     """
     if target <= -1:  # -1 is the least shanten
         return 0
-    if parts is None:
-        others = _others(cids)
-        pluses = [_plus(keys[0]), _plus(keys[1]), _plus(keys[2]), _plus(keys[3])]
-    else:
-        others, pluses = parts.read()
     tail = n_melds * 16 + target  # targets stay below 16 (a 13-tile hand is at most 13 away)
     get = _UMASK.get
     mask = 0
@@ -610,11 +606,20 @@ def _useful_mask(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int
         if value != target:
             continue
         if shape is _STANDARD:
-            out |= _regular_useful(keys, [i[0] for i in infos] if parts is None else [], n_melds, target, parts)
+            if parts is None:
+                out |= _regular_useful(_others([infos[0][0], infos[1][0], infos[2][0], infos[3][0]]),
+                                       [_plus(keys[0]), _plus(keys[1]), _plus(keys[2]), _plus(keys[3])],
+                                       n_melds, target)
+            else:
+                others, pluses = parts.read()
+                out |= _regular_useful(others, pluses, n_melds, target)
         elif shape is _SEVEN_PAIRS:
             sel = 0 if allow_quad_pairs else 1
-            for j in range(4):
-                out |= _pair_masks(keys[j])[sel] << (9 * j)
+            if parts is None:
+                for j in range(4):
+                    out |= _pair_masks(keys[j])[sel] << (9 * j)
+            else:
+                out |= parts.pair_bits(sel)
             if not allow_quad_pairs and len(c) - list(c).count(0) < 7:  # a new kind helps too
                 for t in range(NUM_KINDS):
                     if not c[t]:
@@ -641,9 +646,12 @@ def _useful_mask(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int
                 missing = [t for t in _PATTERNS[p] if not c[t]]
                 for t in missing:
                     out |= 1 << t
-                rest = [_ks_rest(keys[j], p[j]) for j in range(3)]
-                out |= _regular_useful([r[0] for r in rest] + [keys[3]], [r[1] for r in rest] + [infos[3][0]],
-                                       n_melds + 3, target - len(missing))
+                # what the pattern leaves of each suit (its class id from the summary), the honours whole
+                p0, p1, p2 = p
+                out |= _regular_useful(
+                    _others([infos[0][8 + p0], infos[1][8 + p1], infos[2][8 + p2], infos[3][0]]),
+                    [_knit_rests(keys[0])[p0], _knit_rests(keys[1])[p1], _knit_rests(keys[2])[p2], _plus(keys[3])],
+                    n_melds + 3, target - len(missing))
     if quads and 4 in c:
         for t, n in enumerate(c):
             if n >= 4:
@@ -822,10 +830,10 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         if less is None:  # cannot happen: the tile is held
             continue
         c[d] -= 1
-        key, info, plus = less
+        key, info = less[0], less[1]
         keys13 = _replaced(keys, j, key)
         infos13 = _replaced(infos, j, info)
-        whole = parts.discard(j, key, info[0], plus)
+        whole = parts.discard(j, less)
         if shapes is None:
             s13, shape13, ks_perms = _attaining(infos13, m, allow_quad_pairs, whole)
         else:
@@ -895,14 +903,25 @@ class Discarding:
         # [j][i], i != j: the two parts other than i and j
         self.apart = [[-1, dh, bh, bd], [dh, -1, ah, ad], [bh, ah, -1, ab], [bd, ad, ab, -1]]
         self.base = [_plus(keys[0]), _plus(keys[1]), _plus(keys[2]), _plus(keys[3])]
+        masks = [_pair_masks(keys[0]), _pair_masks(keys[1]), _pair_masks(keys[2]), _pair_masks(keys[3])]
+        self.odd = masks[0][0] | masks[1][0] << 9 | masks[2][0] << 18 | masks[3][0] << 27  # the hand's pair bits
+        self.single = masks[0][1] | masks[1][1] << 9 | masks[2][1] << 18 | masks[3][1] << 27
         self.others = self.rest[:]  # what `read` gives, for the discard last set
         self.pluses = self.base[:]
         self.j, self.x, self.plus = 0, a, self.base[0]  # the discard last set
+        self.masks = masks[0]
 
-    def discard(self, j: int, key: Key, x: int, plus: Plus) -> int:
-        """Part j becomes `key`, of class x and additions `plus`: the class of the hand."""
-        self.j, self.x, self.plus = j, x, plus
+    def discard(self, j: int, part: Down) -> int:
+        """Part j becomes `part` (an entry of `_down`): the class of the hand."""
+        x = part[1][0]
+        self.j, self.x, self.plus, self.masks = j, x, part[2], part[3]
         return _c(self.rest[j], x)
+
+    def pair_bits(self, sel: int) -> int:
+        """`_pair_masks` of the hand the last discard left, as tile bits: sel 0 the odd counts, 1 the
+        single ones."""
+        j = self.j
+        return (self.odd if sel == 0 else self.single) & ~(511 << 9 * j) | self.masks[sel] << 9 * j
 
     def read(self) -> tuple[list[int], list[Plus]]:
         """For each part of the hand the last discard left, the class of the other three combined and the

@@ -115,14 +115,6 @@ class SuitTable:
                 w >> F.KNIT_REST_SHIFT & F.MASK8, w >> (F.KNIT_REST_SHIFT + 8) & F.MASK8,
                 w >> (F.KNIT_REST_SHIFT + 16) & F.MASK8)
 
-    def class_id(self, key: tuple[int, ...]) -> int:
-        """Class id of the part's group vector, or -1 if not tabled."""
-        i = self.index(key)
-        if i < 0:
-            return -1
-        w: int = self.summary[i]
-        return w & F.MASK8
-
     def completions(self, key: tuple[int, ...]) -> tuple[int | None, tuple[int, ...], tuple[int, ...]] | None:
         """(status: 0 sets only, 2 sets and a pair, None not complete; ranks whose one more copy leaves
         sets only; ranks whose one more copy leaves sets and a pair), or None if not tabled."""

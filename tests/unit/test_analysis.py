@@ -358,9 +358,10 @@ def test_decoded_additions_memo_answers_as_the_table_and_analyses_are_unchanged(
 
 def test_parts_one_copy_fewer_are_each_parts_own_facts() -> None:
     """`_down` (what discard advice reads per discard) gives, for each held rank of a part, the part with
-    one copy fewer, its summary and its additions exactly as `_info` and `_plus` give them for that key
-    (suits and honours, tabled or not); and discard advice answers the same with its memo emptied before
-    every call and kept."""
+    one copy fewer, its summary, additions and pair masks exactly as `_info`, `_plus` and `_pair_masks`
+    give them for that key (suits and honours, tabled or not); `_knit_rests` gives the additions of what a
+    knitted straight leaves of a suit, whose class id the suit's summary holds; and discard advice answers
+    the same with these memos emptied before every call and kept."""
     rng = random.Random(20261207)
     keys: set[tuple[int, ...]] = set()
     while len(keys) < 2000:
@@ -379,7 +380,16 @@ def test_parts_one_copy_fewer_are_each_parts_own_facts() -> None:
                 assert down[r] is None
                 continue
             less = key[:r] + (n - 1,) + key[r + 1:]
-            assert down[r] == (less, analysis._info(less), analysis._plus(less))
+            assert down[r] == (less, analysis._info(less), analysis._plus(less), analysis._pair_masks(less))
+        if len(key) == 9:  # what a knitted straight leaves of a suit, by residue class
+            rests = analysis._knit_rests(key)
+            assert analysis._knit_rests(key) is rests  # kept
+            for residue in range(3):
+                rest = list(key)
+                for r in (residue, residue + 3, residue + 6):
+                    rest[r] -= 1 if rest[r] else 0
+                assert rests[residue] == analysis._plus(tuple(rest))
+                assert analysis._info(key)[8 + residue] == analysis._info(tuple(rest))[0]
     hands = []
     while len(hands) < 300:
         tiles = sorted(rng.sample(range(4 * NUM_KINDS), 14))
@@ -388,6 +398,7 @@ def test_parts_one_copy_fewer_are_each_parts_own_facts() -> None:
     plain = []
     for h in hands:
         analysis._DOWN.clear()
+        analysis._KNIT_RESTS.clear()
         plain.append(analysis.analyze(h, ()))
     assert kept == plain and 0 < len(analysis._DOWN) <= 4  # the last hand's parts only
 
