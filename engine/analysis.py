@@ -375,25 +375,32 @@ def _attaining(infos: tuple[tuple[int, ...], ...], n_melds: int, allow_quad_pair
         return reg, [(_STANDARD, reg)], []
     present = _present(a, b, d)
     top = _top(present)
+    sp = to = hk = ks = 99  # shapes not played with a meld, or not worked out
+    low = reg
     if n_melds == 0:
         sp = 6 - (a[1] + b[1] + d[1] + h[1]) if allow_quad_pairs else _distinct_pairs(a, b, d, h, None)
         to = 13 - (a[3] + b[3] + d[3] + h[3]) - (1 if a[4] or b[4] or d[4] or h[4] else 0)
         hk = 13 - top - h[3]
-        low = reg if reg < sp else sp
+        low = low if low < sp else sp
         low = low if low < to else to
         low = low if low < hk else hk
-        shapes = [(_STANDARD, reg), (_SEVEN_PAIRS, sp), (_THIRTEEN_ORPHANS, to),
-                  (_HONORS_KNITTED, hk)]
-    else:
-        low = reg
-        shapes = [(_STANDARD, reg)]
     perms: list[tuple[int, ...]] = []
     if 8 - top <= low:  # only a knitted straight reaching the best of the others matters
         ks, perms = _ks_best(infos, present, n_melds, low)
-        if ks <= low:
+        if ks < low:
             low = ks
-            shapes.append((_KNITTED_STRAIGHT, ks))
-    return low, [sv for sv in shapes if sv[1] == low], perms
+    shapes = []  # only those reaching `low`, in `_by_shape`'s order: no pair built for the others
+    if reg == low:
+        shapes.append((_STANDARD, reg))
+    if sp == low:
+        shapes.append((_SEVEN_PAIRS, sp))
+    if to == low:
+        shapes.append((_THIRTEEN_ORPHANS, to))
+    if hk == low:
+        shapes.append((_HONORS_KNITTED, hk))
+    if ks == low:
+        shapes.append((_KNITTED_STRAIGHT, ks))
+    return low, shapes, perms
 
 
 def _concat(keys: tuple[Key, ...]) -> tuple[int, ...]:
@@ -517,8 +524,8 @@ def _umask_fill(k: int, plus: tuple[tuple[int, tuple[int, ...]], ...], o: int, n
 
 def _down(key: Key) -> tuple[Down | None, ...]:
     """For each rank of a part, the part with one copy of it fewer: (its key, its summary `_info`, its
-    additions `_plus`, its `_pair_masks`); None for a rank not held. Discard advice reads a discard's part here by rank,
-    without building, hashing or decoding the new key's facts per discard."""
+    additions `_plus`, its `_pair_masks`); None for a rank not held. Discard advice reads a discard's
+    part here by rank, without building, hashing or decoding the new key's facts per discard."""
     found = _DOWN.get(key)
     if found is not None:
         return found
@@ -543,27 +550,27 @@ def _others(cids: Sequence[int]) -> list[int]:
     return [_c(b, dh), _c(a, dh), _c(ab, h), _c(ab, d)]
 
 
-def _regular_useful(others: Sequence[int], pluses: Sequence[Plus], n_melds: int, target: int) -> int:
+def _regular_useful(others: list[int], pluses: list[Plus], n_melds: int, target: int) -> int:
     """Bit mask of the tiles that bring the standard shanten below `target`, given for each of the four
-    parts the class of the other three combined (`_others`) and its additions (`_plus`).
-
-    A part's useful ranks depend only on its additions and the class of the other three parts
-    combined, so they are memoized per (plus id, other class, melds, target).
-    """
+    parts the class of the other three combined (`_others`) and its additions (`_plus`)."""
     if target <= -1:  # -1 is the least shanten
         return 0
-    tail = n_melds * 16 + target  # targets stay below 16 (a 13-tile hand is at most 13 away)
-    get = _UMASK.get
     mask = 0
     for j in range(4):
-        o = others[j]
-        pid, plus = pluses[j]
-        k = ((pid * _S + o) << 7) + tail
-        m = get(k)
-        if m is None:
-            m = _umask_fill(k, plus, o, n_melds, target)
-        mask |= m << (9 * j)
+        pid, groups = pluses[j]
+        mask |= _umask(pid, groups, others[j], n_melds, target) << (9 * j)
     return mask
+
+
+def _umask(pid: int, groups: tuple[tuple[int, tuple[int, ...]], ...], o: int, n_melds: int, target: int) -> int:
+    """The ranks of a part (additions `pid`, `groups`: `_plus`) whose draw brings the standard shanten
+    below `target` when the other three parts combine to class `o`, as bits. They depend on nothing else,
+    so they are memoized per (plus id, other class, melds, target)."""
+    k = ((pid * _S + o) << 7) + n_melds * 16 + target  # targets stay below 16 (13 tiles are at most 13 away)
+    m = _UMASK.get(k)
+    if m is None:
+        return _umask_fill(k, groups, o, n_melds, target)
+    return m
 
 
 def _pair_masks(key: Key) -> tuple[int, int]:
@@ -578,6 +585,14 @@ def _pair_masks(key: Key) -> tuple[int, int]:
         found = (sum(1 << r for r, n in enumerate(key) if n % 2 == 1), sum(1 << r for r, n in enumerate(key) if n == 1))
         _PAIR_MASKS[key] = found
     return found
+
+
+def _has_four(c: Sequence[int]) -> bool:
+    """Some count is four or more (`4 in c` compares objects one by one; this compares ints)."""
+    for n in c:  # noqa: SIM110 (no generator: this loop compiles to C)
+        if n >= 4:
+            return True
+    return False
 
 
 def _mask_tiles(mask: int) -> tuple[int, ...]:
@@ -610,14 +625,14 @@ def _useful_mask(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int
                 out |= _regular_useful(_others([infos[0][0], infos[1][0], infos[2][0], infos[3][0]]),
                                        [_plus(keys[0]), _plus(keys[1]), _plus(keys[2]), _plus(keys[3])],
                                        n_melds, target)
-            else:
-                others, pluses = parts.read()
-                out |= _regular_useful(others, pluses, n_melds, target)
+            elif target > -1:  # -1 is the least shanten
+                out |= parts.useful_bits(n_melds, target)
         elif shape is _SEVEN_PAIRS:
             sel = 0 if allow_quad_pairs else 1
             if parts is None:
                 for j in range(4):
-                    out |= _pair_masks(keys[j])[sel] << (9 * j)
+                    pm = _pair_masks(keys[j])
+                    out |= (pm[0] if sel == 0 else pm[1]) << (9 * j)  # by name: see `Discarding.pair_bits`
             else:
                 out |= parts.pair_bits(sel)
             if not allow_quad_pairs and len(c) - list(c).count(0) < 7:  # a new kind helps too
@@ -652,7 +667,7 @@ def _useful_mask(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int
                     _others([infos[0][8 + p0], infos[1][8 + p1], infos[2][8 + p2], infos[3][0]]),
                     [_knit_rests(keys[0])[p0], _knit_rests(keys[1])[p1], _knit_rests(keys[2])[p2], _plus(keys[3])],
                     n_melds + 3, target - len(missing))
-    if quads and 4 in c:
+    if quads and _has_four(c):
         for t, n in enumerate(c):
             if n >= 4:
                 out &= ~(1 << t)
@@ -818,7 +833,7 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
     for t in tile_kinds:
         gone = held[t] + seen[t]
         row[t] = _TILE_COUNTS[t][4 - gone if gone < 4 else 0][held[t] >= 4]
-    quads = 4 in c  # a discard only lowers counts: none is four after it unless one is now
+    quads = _has_four(c)  # a discard only lowers counts: none is four after it unless one is now
     parts = Discarding(keys, infos)
     downs = (_down(keys[0]), _down(keys[1]), _down(keys[2]), _down(keys[3]))
     options = []
@@ -889,12 +904,12 @@ def _replaced(parts: tuple[tuple[int, ...], ...], j: int, part: tuple[int, ...])
 class Discarding:
     """A 14-tile hand's parts as its discards see them. A discard changes one part, j, to a part of class
     x: the 13-tile hand's combined class is then one combination (of x with the other three parts, worked
-    out once), and what `_regular_useful` reads (`others`, `pluses`) three more (x with each pair of the
-    other parts, also worked out once) and the new part's additions (given with the discard, from
+    out once), and its standard shape's useful tiles (`useful_bits`) three more (x with each pair of the
+    other parts, also worked out once) with the new part's additions given with the discard (from
     `_down`): four combinations per discard and no look-up, instead of nine combinations and four `_plus`.
     `rest` is what `_others` gives for the whole hand. Combining classes is commutative and associative
     (a max-plus convolution), so the parts' order does not change a class. The plain path
-    (`_regular_useful` without it) is the reference the tests hold it to."""
+    (`_regular_useful`) is the reference the tests hold it to."""
 
     def __init__(self, keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...]) -> None:
         a, b, d, h = infos[0][0], infos[1][0], infos[2][0], infos[3][0]
@@ -906,8 +921,6 @@ class Discarding:
         masks = [_pair_masks(keys[0]), _pair_masks(keys[1]), _pair_masks(keys[2]), _pair_masks(keys[3])]
         self.odd = masks[0][0] | masks[1][0] << 9 | masks[2][0] << 18 | masks[3][0] << 27  # the hand's pair bits
         self.single = masks[0][1] | masks[1][1] << 9 | masks[2][1] << 18 | masks[3][1] << 27
-        self.others = self.rest[:]  # what `read` gives, for the discard last set
-        self.pluses = self.base[:]
         self.j, self.x, self.plus = 0, a, self.base[0]  # the discard last set
         self.masks = masks[0]
 
@@ -921,18 +934,23 @@ class Discarding:
         """`_pair_masks` of the hand the last discard left, as tile bits: sel 0 the odd counts, 1 the
         single ones."""
         j = self.j
-        return (self.odd if sel == 0 else self.single) & ~(511 << 9 * j) | self.masks[sel] << 9 * j
+        if sel == 0:  # each field read by name: a fixed-size tuple indexed by a variable is boxed first
+            return self.odd & ~(511 << 9 * j) | self.masks[0] << 9 * j
+        return self.single & ~(511 << 9 * j) | self.masks[1] << 9 * j
 
-    def read(self) -> tuple[list[int], list[Plus]]:
-        """For each part of the hand the last discard left, the class of the other three combined and the
-        part's additions (only asked for when its standard shape's useful tiles are)."""
+    def useful_bits(self, n_melds: int, target: int) -> int:
+        """`_regular_useful` of the hand the last discard left (target above -1): each part's ranks from
+        the class of the other three combined and its additions, read here without building lists."""
         j, x, rest, apart = self.j, self.x, self.rest, self.apart[self.j]
-        others, pluses, base = self.others, self.pluses, self.base
+        mask = 0
         for i in range(4):
-            others[i] = rest[i] if i == j else _c(apart[i], x)
-            pluses[i] = base[i]
-        pluses[j] = self.plus
-        return others, pluses
+            if i == j:
+                pid, groups = self.plus
+                mask |= _umask(pid, groups, rest[j], n_melds, target) << (9 * i)
+            else:
+                pid, groups = self.base[i]
+                mask |= _umask(pid, groups, _c(apart[i], x), n_melds, target) << (9 * i)
+        return mask
 
 
 def _thirteen(c: list[int], m: int, allow_quad_pairs: bool, shapes: frozenset[ShapeKind] | None) -> Thirteen:
@@ -966,8 +984,10 @@ def _advice(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...
 
 
 # TileCounts are immutable, so one shared instance per (tile, remaining, all held) saves building them per call.
-_TILE_COUNTS: Final = tuple(tuple((TileCount(t, r, False), TileCount(t, r, True)) for r in range(5))
-                            for t in range(NUM_KINDS))
+# Typed as tuples of any length: a fixed-size tuple is held unboxed in compiled code, and indexing it by a
+# variable boxes it into a new tuple first.
+_TILE_COUNTS: Final[tuple[tuple[tuple[TileCount, ...], ...], ...]] = tuple(
+    tuple((TileCount(t, r, False), TileCount(t, r, True)) for r in range(5)) for t in range(NUM_KINDS))
 
 
 def _tile_counts(tiles: Collection[int], tile_kinds: frozenset[int], held: Sequence[int],

@@ -95,6 +95,16 @@ def is_simple(tile: int) -> bool:
 
 def to_counts(tiles: Iterable[int]) -> list[int]:
     """Copies of each kind among `tiles` (indices a caller has checked), by index."""
+    if isinstance(tiles, list):  # the usual case: a list is walked without the iterator protocol
+        return _list_counts(tiles)
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        counts[t] += 1
+    return counts
+
+
+def _list_counts(tiles: list[int]) -> list[int]:
+    """`to_counts` of a list: typed as one, so compiled code reads its items directly."""
     counts = [0] * NUM_KINDS
     for t in tiles:
         counts[t] += 1

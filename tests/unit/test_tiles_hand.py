@@ -95,6 +95,16 @@ def test_round_trip_on_random_tiles() -> None:
         assert from_counts(to_counts(tiles)) == sorted(tiles)
 
 
+def test_counts_of_a_list_a_tuple_and_an_iterator_agree() -> None:
+    """`to_counts` reads a list by index (its fast path) and any other iterable by iteration: the same counts,
+    checked against a plain count, for lists of every length up to a table's visible tiles."""
+    rng = random.Random(20261208)
+    for n in list(range(20)) + [rng.randrange(20, 140) for _ in range(200)]:
+        tiles = [rng.randrange(NUM_KINDS) for _ in range(n)]
+        expected = [tiles.count(k) for k in range(NUM_KINDS)]
+        assert to_counts(tiles) == to_counts(tuple(tiles)) == to_counts(iter(tiles)) == expected
+
+
 @pytest.mark.parametrize(("text", "names"), [
     ("12x", "'x'"),
     ("0m", "'0m'"),
