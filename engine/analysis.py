@@ -844,7 +844,7 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         less = downs[j][d - 9 * j]
         if less is None:  # cannot happen: the tile is held
             continue
-        c[d] -= 1
+        c[d] = c[d] - 1  # not -=: an augmented item assignment goes through the generic number protocol
         key, info = less[0], less[1]
         keys13 = _replaced(keys, j, key)
         infos13 = _replaced(infos, j, info)
@@ -872,7 +872,7 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
                     if x is not None:
                         found.append(x)
                         left += x.remaining
-        c[d] += 1
+        c[d] = c[d] + 1
         tc = tuple(found)
         own = row[d]
         if own is not None and own.all_copies_held and own in tc:  # the discarded copy is no longer held

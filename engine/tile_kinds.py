@@ -107,7 +107,7 @@ def _list_counts(tiles: list[int]) -> list[int]:
     """`to_counts` of a list: typed as one, so compiled code reads its items directly."""
     counts = [0] * NUM_KINDS
     for t in tiles:
-        counts[t] += 1
+        counts[t] = counts[t] + 1  # not +=: see engine.analysis.analyze
     return counts
 
 
