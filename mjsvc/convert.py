@@ -404,12 +404,21 @@ def _discard(d: DiscardOption) -> pb.DiscardOption:
 def analysis_to_wire(a: Analysis) -> bytes:
     """`analysis_to_proto(a).SerializeToString()`, written directly: discard advice lists hundreds of
     TileCounts, and building them as messages cost more than the analysis itself (the Play and
-    Analyze paths answer with these bytes). Field order and encoding are protobuf's own."""
-    parts = [int_field(1, a.shanten), _tile_counts(a.waits, 2), _tile_counts(a.useful_tiles, 3)]
-    for d in a.discards:  # each discard's header, then its fields, as pieces of the one join below
-        tile, shanten, counts, count = (_TILE_FIELD[d.tile], int_field(2, d.shanten), _tile_counts(d.useful_tiles, 3),
-                                        int_field(4, d.useful_count))
-        parts += (message_header(4, len(tile) + len(shanten) + len(counts) + len(count)), tile, shanten, counts, count)
+    Analyze paths answer with these bytes). Field order and encoding are protobuf's own. Every piece
+    goes into one list joined once: a discard's header is put in front of its fields when their length
+    is known."""
+    parts = [int_field(1, a.shanten)]
+    _add_tile_counts(parts, a.waits, _TILE_COUNTS_2, 2)
+    _add_tile_counts(parts, a.useful_tiles, _TILE_COUNTS_3, 3)
+    for d in a.discards:
+        tile, shanten, count = _TILE_FIELD[d.tile], int_field(2, d.shanten), int_field(4, d.useful_count)
+        at = len(parts)
+        parts.append(b"")  # the header, once the size is known
+        parts.append(tile)
+        parts.append(shanten)
+        size = len(tile) + len(shanten) + len(count) + _add_tile_counts(parts, d.useful_tiles, _TILE_COUNTS_3, 3)
+        parts.append(count)
+        parts[at] = message_header(4, size)
     for k, n in a.shanten_by_shape:
         parts.append(message_field(5, int_field(1, _SHAPES_TO_PROTO[k]) + int_field(2, n)))
     parts.append(int_field(6, a.useful_count))
@@ -422,21 +431,34 @@ def _tile_count_bytes(tile: int, remaining: int, held: bool) -> bytes:
     return int_field(1, tile + 1) + int_field(2, remaining) + int_field(3, held)
 
 
-# Framed TileCount fields for every tile with 0-4 copies left (all there can be), by field number:
-# [tile][remaining * 2 + all_copies_held].
-_TILE_FIELD: Final = tuple(int_field(1, t + 1) for t in range(NUM_KINDS))
-_TILE_COUNTS: Final = {f: tuple(tuple(message_field(f, _tile_count_bytes(t, r, h))
-                                      for r in range(5) for h in (False, True))
-                                for t in range(NUM_KINDS)) for f in (2, 3)}
+_TILE_FIELD: Final = tuple(int_field(1, t + 1) for t in range(NUM_KINDS))  # a DiscardOption's tile, framed
 
 
-def _tile_counts(tcs: Sequence[TileCount], field_number: int) -> bytes:
-    table = _TILE_COUNTS[field_number]
-    try:
-        return b"".join([table[t.tile][t.remaining * 2 + t.all_copies_held] for t in tcs])
-    except IndexError:  # outside the table (not produced by the engine): written field by field
-        return b"".join([message_field(field_number, _tile_count_bytes(t.tile, t.remaining, t.all_copies_held))
-                         for t in tcs])
+def _framed_counts(field_number: int) -> tuple[tuple[bytes, ...], ...]:
+    """Framed TileCount fields for every tile with 0-4 copies left (all there can be), as field
+    `field_number`: [tile][remaining * 2 + all_copies_held]."""
+    return tuple(tuple(message_field(field_number, _tile_count_bytes(t, r, h)) for r in range(5) for h in (False, True))
+                 for t in range(NUM_KINDS))
+
+
+_TILE_COUNTS_2: Final = _framed_counts(2)
+_TILE_COUNTS_3: Final = _framed_counts(3)
+
+
+def _add_tile_counts(parts: list[bytes], tcs: tuple[TileCount, ...], table: tuple[tuple[bytes, ...], ...],
+                     field_number: int) -> int:
+    """Appends each TileCount framed as field `field_number` (`table`: its framed fields); returns their
+    length. A count the table does not hold (not one the engine gives) is written field by field."""
+    size = 0
+    for t in tcs:
+        tile, remaining = t.tile, t.remaining
+        if 0 <= tile < NUM_KINDS and 0 <= remaining <= 4:
+            piece = table[tile][remaining * 2 + (1 if t.all_copies_held else 0)]
+        else:
+            piece = message_field(field_number, _tile_count_bytes(tile, remaining, t.all_copies_held))
+        parts.append(piece)
+        size += len(piece)
+    return size
 
 
 def analysis_to_proto(a: Analysis) -> pb.AnalyzeResponse:

@@ -169,8 +169,9 @@ def test_analysis_to_wire_is_protobufs_own_serialization() -> None:
     assert any(a.waits for a in analyses)
     assert any(t.all_copies_held for a in analyses for t in a.waits)
     # counts the tables do not hold are written field by field
-    odd = Analysis(2, (), useful_tiles=(TileCount(3, 7, False),),
-                   discards=(DiscardOption(5, 300, (TileCount(33, 0, True),), 0),), useful_count=-2)
+    odd = Analysis(2, (), waits=(TileCount(4, -1, True),), useful_tiles=(TileCount(3, 7, False),),
+                   discards=(DiscardOption(5, 300, (TileCount(33, 0, True), TileCount(34, 2, False)), 0),),
+                   useful_count=-2)
     for a in [*analyses, odd]:
         assert analysis_to_wire(a) == analysis_to_proto(a).SerializeToString(), a
 
