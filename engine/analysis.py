@@ -815,7 +815,7 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
     held = c[:]  # copies the player holds: concealed (with any winning tile) and melds
     for meld in hand.melds:
         for t in meld.tiles:
-            held[t] += 1
+            held[t] = held[t] + 1
     seen = to_counts(visible) if visible else [0] * NUM_KINDS
     if size == 13:
         shanten, shanten_by_shape, waits13, useful13, same = _thirteen(c, m, allow_quad_pairs, shapes)

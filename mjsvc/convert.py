@@ -157,14 +157,14 @@ def _plain_hand(concealed: list[int], melds: list[Meld], win: int | None, winnin
     size = len(concealed) + 3 * len(melds) + (win is not None)
     if win is None and winning or size != 14 and (winning or size != 13):
         return None
-    counts = [0] * NUM_KINDS
+    counts = [0] * NUM_KINDS  # each item written out: `counts[t] += 1` compiles to the generic number protocol
     for t in concealed:
-        counts[t] += 1
+        counts[t] = counts[t] + 1
     if win is not None:
-        counts[win] += 1
+        counts[win] = counts[win] + 1
     for meld in melds:
         for t in meld.tiles:
-            counts[t] += 1
+            counts[t] = counts[t] + 1
     for n in counts:
         if n > 4:
             return None
