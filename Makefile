@@ -22,7 +22,7 @@ PURE_TESTS := tests/unit/test_build.py tests/unit/test_referee_fuzz.py tests/uni
 	tests/unit/test_riichi_referee.py tests/unit/test_riichi_referee_oracle.py tests/unit/test_riichi_referee_perf.py tests/unit/test_riichi3_referee.py \
 	tests/unit/test_convert.py tests/unit/test_convert_wire.py tests/unit/test_convert_wire_eval.py tests/unit/test_service_fast_paths.py
 
-.PHONY: run test test-unit test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-referee bench-h2load bench-layers bench-mix bench-split loadtest soak proto clean setup web qt
+.PHONY: run test test-unit test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-referee bench-h2load bench-layers bench-mix bench-instructions bench-split loadtest soak proto clean setup web qt
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -158,6 +158,11 @@ bench-layers: setup
 # bench/results/engine_mix.json, about 20 s
 bench-mix: setup
 	$(BIN)/python -m bench.engine_mix
+
+# Instructions one call executes (valgrind, apt-get install valgrind), on the load test's requests: a figure
+# that does not move with the machine's load, for weighing a change before timing it; bench/results/instructions.json
+bench-instructions: setup
+	$(BIN)/python -m bench.instructions
 
 # Where a live server's CPU goes per Play message, by library and by thread, read with Linux's perf
 # (apt-get install linux-perf; root or kernel.perf_event_paranoid <= 1): bench/results/cpu_split.json, 3 min
