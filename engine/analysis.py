@@ -602,20 +602,18 @@ def _mask_tiles(mask: int) -> tuple[int, ...]:
 
 
 def _useful(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds: int,
-            allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]], target: int,
-            ks_perms: list[tuple[int, ...]] | None = None, quads: bool = True,
-            parts: Discarding | None = None) -> tuple[int, ...]:
+            allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]], target: int) -> tuple[int, ...]:
     """Tiles (with fewer than four in hand) that lower the shanten of some shape now at `target`,
-    ascending. `ks_perms`: the knitted assignments reaching it, if the caller has them; `quads` False:
-    the caller knows no count is four; `parts`: as in `_regular_useful`."""
-    return _mask_tiles(_useful_mask(c, keys, infos, n_melds, allow_quad_pairs, by_shape, target, ks_perms, quads,
-                                    parts))
+    ascending."""
+    return _mask_tiles(_useful_mask(c, keys, infos, n_melds, allow_quad_pairs, by_shape, target, None, True, None))
 
 
 def _useful_mask(c: Sequence[int], keys: tuple[Key, ...], infos: tuple[tuple[int, ...], ...], n_melds: int,
                  allow_quad_pairs: bool, by_shape: Sequence[tuple[ShapeKind, int]], target: int,
                  ks_perms: list[tuple[int, ...]] | None, quads: bool, parts: Discarding | None) -> int:
-    """`_useful` as a 34-bit mask (bit t: tile t)."""
+    """`_useful` as a 34-bit mask (bit t: tile t). Discard advice gives what it has worked out already:
+    `ks_perms`, the knitted assignments reaching `target` (None: found here); `quads` False, no count is
+    four; `parts`, the hand's parts as its discards see them (`Discarding`; None: the plain path)."""
     out = 0
     for shape, value in by_shape:
         if value != target:
