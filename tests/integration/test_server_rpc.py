@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterator
 
@@ -124,6 +125,35 @@ def test_analyze(stub: mahjong_pb2_grpc.MahjongEngineStub) -> None:
     assert {(w.tile, w.remaining) for w in r.waits} == {(pb.TILE_EAST, 1), (pb.TILE_SOUTH, 2)}
     r14 = stub.Analyze(pb.AnalyzeRequest(hand=pb.Hand(concealed=T("123m456p789s11223z"))), timeout=10)
     assert r14.discards and r14.discards[0].shanten == 0
+
+
+@pytest.mark.parametrize("rule_set", ["mcr", "riichi"])
+def test_discard_advice_answers_as_each_discards_own_analysis(stub: mahjong_pb2_grpc.MahjongEngineStub,
+                                                              rule_set: str) -> None:
+    """Through the server, as a client asks: every option of a 14-tile hand's discard advice (worked out from
+    what the other parts give together) is what the server answers for the 13 tiles left after that discard,
+    with the discarded copy seen: the same shanten, the waits when ready or else the useful tiles, the same
+    copies left."""
+    rng = random.Random(20261206)
+    wall = [t for t in range(1, 35) for _ in range(4)]
+    options, shanten_seen = 0, set()
+    for _ in range(120):
+        tiles = rng.sample(wall, 14)
+        visible = rng.sample(wall, rng.randint(0, 20))
+        advice = stub.Analyze(pb.AnalyzeRequest(rule_set=rule_set, hand=pb.Hand(concealed=tiles), visible=visible),
+                              timeout=10)
+        assert sorted(o.tile for o in advice.discards) == sorted(set(tiles))
+        for o in advice.discards:
+            rest = list(tiles)
+            rest.remove(o.tile)
+            own = stub.Analyze(pb.AnalyzeRequest(rule_set=rule_set, hand=pb.Hand(concealed=rest),
+                                                 visible=[*visible, o.tile]), timeout=10)
+            assert o.shanten == own.shanten, (tiles, o.tile)
+            assert list(o.useful_tiles) == list(own.waits if own.shanten == 0 else own.useful_tiles), (tiles, o.tile)
+            assert o.useful_count == sum(u.remaining for u in o.useful_tiles)
+            shanten_seen.add(o.shanten)
+            options += 1
+    assert options > 1000 and {1, 2, 3} <= shanten_seen
 
 
 def test_list_fans(stub: mahjong_pb2_grpc.MahjongEngineStub) -> None:
