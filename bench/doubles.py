@@ -70,7 +70,8 @@ class FaultyService(Service):
         if self.fault and rule_set == self.fault:
             raise RuntimeError(f"injected fault for rule set {rule_set!r}")
 
-    def _answer(self, method: str, req: Any, field: str, compute: Callable[[Any, str, RuleSet], bytes]) -> bytes:
+    def _answer(self, method: str, req: Any, field: str, compute: Callable[[Any, str, RuleSet, Any], bytes],
+                read: Callable[[Any], Any]) -> bytes:
         """Every Evaluate and Analyze comes here: unary, in a batch or a Play stream."""
         self._check(req.rule_set)
-        return super()._answer(method, req, field, compute)
+        return super()._answer(method, req, field, compute, read)

@@ -415,7 +415,7 @@ def _case_stages(case: str, method: str, req: Any) -> dict[str, float]:
     s: dict[str, Callable[[], object]] = {
         "parse (Play message)": lambda: pb.PlayRequest.FromString(play_raw),
         "parse (unary request)": lambda: cls.FromString(raw),
-        "limits": lambda: limits.check(req),
+        "limits (the plain path: limits.check)": lambda: limits.check(req),
         "cache key": lambda: ResponseCache.key(method, req),
         "cache lookup": lambda: hit_svc.cache.get(key),
         "rule set and options": lambda: rules.get(req.rule_set).options(None),
@@ -433,6 +433,8 @@ def _case_stages(case: str, method: str, req: Any) -> dict[str, float]:
             rs.check_context(hand, ctx, opts)
 
         s |= {
+            "limits and conversion in, one pass (convert.read_evaluate, what a usual request takes)":
+                lambda: convert.read_evaluate(req),
             "conversion in: hand": lambda: convert.hand_from_proto(req.hand, winning=True),
             "conversion in: context": lambda: convert.context_from_proto(req.context),
             "context checks (validate_context, rule set's checks)": checks,
@@ -452,6 +454,8 @@ def _case_stages(case: str, method: str, req: Any) -> dict[str, float]:
         visible = convert.tiles_from_proto(req.visible, "visible")
         a = api.analyze(hand, visible)
         s |= {
+            "limits and conversion in, one pass (convert.read_analyze, what a usual request takes)":
+                lambda: convert.read_analyze(req),
             "conversion in: hand and visible": lambda: (convert.hand_from_proto(req.hand, winning=False),
                                                                 convert.tiles_from_proto(req.visible[:], "visible")),
             "engine (analysis.analyze)": lambda: analysis.analyze(hand, visible),

@@ -32,6 +32,7 @@ from engine.hand import (
 from engine.results import Analysis, DiscardOption, Evaluation, FanDef, FanHit, Scoring, TileCount
 from engine.shapes import Decomposition, ShapeKind, TileSet
 from engine.tiles import NUM_FLOWERS, NUM_KINDS
+from mjsvc import limits
 from mjsvc.errors import qualify
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.wire import encode_varint, int_field, message_field, message_header
@@ -382,6 +383,109 @@ def _suit(value: int, field: str) -> Suit | None:
     if value not in (1, 2, 3):
         raise BadContextError(f"{field}: {value} is not a Suit value", field)
     return Suit(value - 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# A request read in one pass, its limits checked as it is read
+#
+# The plain path walks a request twice: `limits.check` reads every limited field, then `hand_from_proto`
+# and `context_from_proto` read them again (each read of a field builds a new protobuf container: about a
+# quarter of an Evaluate's work around the engine). `read_evaluate` and `read_analyze` read the usual request
+# once and hold each field to its limit as they go. They answer only what the plain path would answer
+# without a fault: every limit held, no options, no red fives, each meld and the context already read once
+# by the plain path (so found in `_MELDS` / `_CONTEXTS`), the hand of the usual shape (`_plain_hand`).
+# Anything else is None, and the caller takes the plain path, which answers it or names its fault in the
+# usual order. tests/unit/test_request_reading.py holds the two paths to the same answers and errors.
+#
+# What they check is derived from `limits.LIMITS` (`limits.limited_fields`): a limited field this reading
+# does not cover (one added to the contract later) turns it off (`READS_AHEAD` False; a test fails).
+
+_EVALUATE_LIMITS: Final = limits.limited_fields(pb.EvaluateRequest)
+_ANALYZE_LIMITS: Final = limits.limited_fields(pb.AnalyzeRequest)
+_HAND_READ: Final = ("hand.concealed", "hand.melds", "hand.melds[].tiles", "hand.red_fives")
+# The context's limited lists, checked on the WinContext kept for its bytes (one element per value read)
+_CONTEXT_LIMITS: Final = tuple((path[len("context."):], limit) for path, limit in _EVALUATE_LIMITS.items()
+                               if path.startswith("context."))
+
+
+def _covered(limited: dict[str, int], read: tuple[str, ...]) -> bool:
+    """Whether every limited path is read here: by name, under `options` (read only when unset), or a list
+    directly in the context."""
+    for path in limited:
+        if path in read or path.startswith("options."):
+            continue
+        if not path.startswith("context.") or "." in path[len("context."):] or "[" in path:
+            return False
+    return True
+
+
+READS_AHEAD: Final = (_covered(_EVALUATE_LIMITS, ("rule_set",) + _HAND_READ)
+                      and _covered(_ANALYZE_LIMITS, ("rule_set", "visible") + _HAND_READ))
+_RULE_SET_LIMIT: Final = _EVALUATE_LIMITS.get("rule_set", 0)
+_CONCEALED_LIMIT: Final = _EVALUATE_LIMITS.get("hand.concealed", 0)
+_MELDS_LIMIT: Final = _EVALUATE_LIMITS.get("hand.melds", 0)
+_MELD_TILES_LIMIT: Final = _EVALUATE_LIMITS.get("hand.melds[].tiles", 0)
+_VISIBLE_LIMIT: Final = _ANALYZE_LIMITS.get("visible", 0)
+
+
+def read_evaluate(req: pb.EvaluateRequest) -> tuple[Hand, WinContext] | None:
+    """The hand and context of the usual Evaluate request, its limits held as it is read; None for anything
+    else (see above): then `limits.check`, `hand_from_proto` and `context_from_proto` answer it."""
+    if not READS_AHEAD or len(req.rule_set) > _RULE_SET_LIMIT or req.HasField("options"):
+        return None
+    hand = _read_hand(req.hand, True)
+    if hand is None:
+        return None
+    ctx = _CONTEXTS.get(req.context.SerializeToString())
+    if ctx is None:
+        return None
+    for name, limit in _CONTEXT_LIMITS:
+        if len(getattr(ctx, name)) > limit:
+            return None
+    return hand, ctx
+
+
+def read_analyze(req: pb.AnalyzeRequest) -> tuple[Hand, list[int]] | None:
+    """The hand and visible tiles of the usual Analyze request, as `read_evaluate` reads an Evaluate."""
+    if not READS_AHEAD or len(req.rule_set) > _RULE_SET_LIMIT or req.HasField("options"):
+        return None
+    values = req.visible[:]
+    if len(values) > _VISIBLE_LIMIT:
+        return None
+    visible = _proto_tiles(values)
+    if visible is None:
+        return None
+    hand = _read_hand(req.hand, False)
+    if hand is None:
+        return None
+    return hand, visible
+
+
+def _read_hand(msg: pb.Hand, winning: bool) -> Hand | None:
+    """`hand_from_proto`'s usual hand, its limits held; None where that reading would do more."""
+    values = msg.concealed[:]
+    if len(values) > _CONCEALED_LIMIT or msg.red_fives:
+        return None
+    concealed = _proto_tiles(values)
+    if concealed is None:
+        return None
+    in_melds = msg.melds
+    melds: list[Meld] = []
+    if len(in_melds):
+        if len(in_melds) > _MELDS_LIMIT:
+            return None
+        for m in in_melds:
+            meld = _MELDS.get(m.SerializeToString())
+            if meld is None or len(meld.tiles) > _MELD_TILES_LIMIT:
+                return None
+            melds.append(meld)
+    w = msg.winning_tile
+    win: int | None = None
+    if 1 <= w <= NUM_KINDS:
+        win = w - 1
+    elif w:
+        return None
+    return _plain_hand(concealed, melds, win, winning)
 
 
 # ---------------------------------------------------------------------------------------------

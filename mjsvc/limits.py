@@ -140,6 +140,31 @@ def _check(msg: Any, plan: _Plan, prefix: str) -> None:
             _check(getattr(msg, name), sub, f"{prefix}{name}.")
 
 
+def limited_fields(message_type: type[Message]) -> dict[str, int]:
+    """Every field below a message type (`pb.EvaluateRequest`) that `check` holds to a limit, by its path ->
+    the limit: `rule_set`, `hand.melds`, `hand.melds[].tiles` (a field of each element), `names[]` (each
+    string of a repeated string field). What a reader that checks the limits as it reads must cover
+    (`mjsvc.convert.read_evaluate`)."""
+    out: dict[str, int] = {}
+    _paths(_plan(message_type.DESCRIPTOR), "", out)  # type: ignore[arg-type]
+    return out
+
+
+def _paths(plan: _Plan, prefix: str, out: dict[str, int]) -> None:
+    for name, limit, text in plan.lists:
+        out[prefix + name] = limit
+        if text:
+            out[f"{prefix}{name}[]"] = DEFAULT_STRING
+    for name, limit in plan.strings:
+        out[prefix + name] = limit
+    for name, limit, sub in plan.message_lists:
+        out[prefix + name] = limit
+        if sub is not None:
+            _paths(sub, f"{prefix}{name}[].", out)
+    for name, sub in plan.messages:
+        _paths(sub, f"{prefix}{name}.", out)
+
+
 def check_string(value: str | bytes, path: str, limit: int) -> None:
     if len(value) > limit:
         raise LimitExceededError(f"{path}: {len(value)} characters, the limit is {limit}", path)

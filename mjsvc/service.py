@@ -19,7 +19,7 @@ import grpc
 
 from engine import rules
 from engine.errors import EngineError
-from engine.hand import validate_context
+from engine.hand import Hand, WinContext, validate_context
 from engine.rules.model import RuleSet
 from mjsvc import convert, limits, wire
 from mjsvc.cache import DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, CacheObserver, ResponseCache
@@ -96,23 +96,28 @@ class Service:
 
     # -- one request ---------------------------------------------------------------------------
 
-    def _answer(self, method: str, req: Any, field: str, compute: Callable[[Any, str, RuleSet], bytes]) -> bytes:
+    def _answer(self, method: str, req: Any, field: str, compute: Callable[[Any, str, RuleSet, Any], bytes],
+                read: Callable[[Any], Any]) -> bytes:
         """The serialized answer to `req`: the cache, then limits, then `compute` (given the request, the
-        canonical rule set name and the rule set). `field` prefixes error paths (`requests[3].`) for nested
-        requests. The key is the whole request (rule set, hand, every context field, options, visible), as
-        protobuf parsed it. A hit skips the limits: only answers are cached, and an answer was stored only
-        after the same parsed request (the same key) passed them; every other request is held to them
-        before any work."""
+        canonical rule set name, the rule set and what `read` read). `field` prefixes error paths
+        (`requests[3].`) for nested requests. The key is the whole request (rule set, hand, every context
+        field, options, visible), as protobuf parsed it. A hit skips the limits: only answers are cached, and
+        an answer was stored only after the same parsed request (the same key) passed them; every other
+        request is held to them before any work: by `read` (convert.read_evaluate / read_analyze), which
+        reads the usual request once, holding each field to its limit, or, when it answers None, by
+        `limits.check`, and `compute` then reads the request itself."""
         cache = self.cache
         key = cache.key(method, req)
         answer = cache.get(key)
         if answer is not None:
             return answer
         try:
-            limits.check(req, field)
+            inputs = read(req)
+            if inputs is None:
+                limits.check(req, field)
             name, rs = canonical_rule_set(req.rule_set)
             t0 = time.perf_counter()
-            answer = compute(req, name, rs)
+            answer = compute(req, name, rs, inputs)
             if self.observer is not None:
                 self.observer.engine_time(name, method.lower(), time.perf_counter() - t0)
             cache.put(key, answer)
@@ -122,27 +127,38 @@ class Service:
 
     def evaluate_bytes(self, req: pb.EvaluateRequest, field: str = "") -> bytes:
         """Score a win: the serialized EvaluateResponse."""
-        return self._answer(EVALUATE, req, field, self._evaluate)
+        return self._answer(EVALUATE, req, field, self._evaluate, convert.read_evaluate)
 
     def analyze_bytes(self, req: pb.AnalyzeRequest, field: str = "") -> bytes:
         """Shanten, waits, useful tiles; discard advice for 14 tiles: the serialized AnalyzeResponse
         (written directly as wire bytes, see convert.analysis_to_wire)."""
-        return self._answer(ANALYZE, req, field, self._analyze)
+        return self._answer(ANALYZE, req, field, self._analyze, convert.read_analyze)
 
-    def _evaluate(self, req: pb.EvaluateRequest, name: str, rs: RuleSet) -> bytes:
-        options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
+    def _evaluate(self, req: pb.EvaluateRequest, name: str, rs: RuleSet,
+                  inputs: tuple[Hand, WinContext] | None) -> bytes:
+        if inputs is not None:  # read with its limits: no options
+            options = rs.options(None)
+        else:
+            options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
         try:
-            hand = convert.hand_from_proto(req.hand, winning=True)
-            ctx = convert.context_from_proto(req.context)
+            if inputs is not None:
+                hand, ctx = inputs
+            else:
+                hand = convert.hand_from_proto(req.hand, winning=True)
+                ctx = convert.context_from_proto(req.context)
             validate_context(ctx, hand)  # once: the engine is told it was done (validated=True)
             return convert.evaluation_to_wire(self._api.evaluate(hand, ctx, name, options, validated=True))
         except EngineError as err:
             raise place(err) from None
 
-    def _analyze(self, req: pb.AnalyzeRequest, name: str, rs: RuleSet) -> bytes:
-        options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
-        hand = convert.hand_from_proto(req.hand, winning=False)
-        visible = convert.tiles_from_proto(req.visible[:], "visible")  # a slice: a list, at half list()'s cost
+    def _analyze(self, req: pb.AnalyzeRequest, name: str, rs: RuleSet, inputs: tuple[Hand, list[int]] | None) -> bytes:
+        if inputs is not None:  # read with its limits: no options
+            options = rs.options(None)
+            hand, visible = inputs
+        else:
+            options = rs.options(convert.options_from_proto(name, req.options) if req.HasField("options") else None)
+            hand = convert.hand_from_proto(req.hand, winning=False)
+            visible = convert.tiles_from_proto(req.visible[:], "visible")  # a slice: a list, at half list()'s cost
         try:
             return convert.analysis_to_wire(self._api.analyze(hand, visible, name, options))
         except EngineError as err:
