@@ -1,8 +1,9 @@
 """Request handling shared by `mjsvc batch` and the gRPC servicer: parsed proto request in, answer out.
 
-Every request is first held to the input limits (`mjsvc.limits`), then looked up in the worker's one
-`ResponseCache` by its method and canonical form, and only on a miss converted, validated and given to the
-engine. Answers are kept and returned as serialized bytes (what the server sends); `evaluate`, `analyze`,
+Every request is looked up in the worker's one `ResponseCache` by its method and its whole parsed form
+(an answer is kept only for a request that passed the input limits), and only on a miss held to the input
+limits (`mjsvc.limits`; the usual request as it is read, `convert.read_evaluate`), converted, validated and
+given to the engine. Answers are kept and returned as serialized bytes (what the server sends); `evaluate`, `analyze`,
 `evaluate_batch` and `play` give the same answers as messages, for the batch tool and tests.
 
 Engine and limit errors come out as `EngineError` with the request path in `field`; the batch and stream
