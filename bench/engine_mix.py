@@ -4,8 +4,9 @@ The load test's MCR tables (`mjsvc.loadgen.simulation.Table`) play whole games a
 in this process, without gRPC: each table's client calls the service directly, with the cache off, because
 the load test's hands are new (its cache hit ratio is 1-2%). The tables take turns call by call, as they do
 on a server, so the engine's memo tables warm up as a long-running worker's do. Every call is timed whole
-(limits, conversion in, checks, engine, answer written) and its work after the limits as the service itself
-reports it to the worker's `mjsvc_engine_seconds` histogram. Reported per operation: Evaluate, Analyze of a
+(limits, conversion in, checks, engine, answer written) and its work after the cache as the service itself
+reports it to the worker's `mjsvc_engine_seconds` histogram (the limits counted in it since the one-pass
+reading of the request). Reported per operation: Evaluate, Analyze of a
 13-tile hand (waits and useful tiles) and Analyze of a 14-tile hand (discard advice), with calls, mean and
 percentiles in µs and the share of all the time; then, after the games, the same operation's requests (the
 first `BACK_TO_BACK` of them) answered again back to back, one untimed pass and one timed, without the other

@@ -12,7 +12,7 @@ Two parts, in one run:
    - `engine_alone`: the engine's own time in this process (`engine.api.evaluate` / `analyze`), timed
      before the servers start and after they stop, the lower of the two;
    - `work`: the engine server's own account (its mjsvc_engine_seconds) of the time per call of the work
-     after cache and limits (conversion in, checks, engine, answer), as the loaded worker runs it.
+     after the cache (limits, conversion in, checks, engine, answer), as the loaded worker runs it.
    Servers are measured in interleaved rounds (floor, hit and engine for each case, in an order shuffled
    each time, `--seed`) so that the machine's other load falls on all alike and none always runs first;
    reported per round and as the median, with the ratios hit / floor and (engine - floor) / engine_alone.
@@ -213,8 +213,9 @@ def pin_tree(pid: int, cpus: set[int]) -> None:
 
 def work_in_worker(srv: ServerProcess) -> tuple[float, float]:
     """The live worker's own account of the calls that reached the engine: seconds and calls so far, from
-    its `mjsvc_engine_seconds` histogram (the wall time of a call's work after the cache and limits:
-    conversion in, checks, the engine, conversion out). Read before and after a window, it gives that work's
+    its `mjsvc_engine_seconds` histogram (the wall time of a call's work after the cache: limits and
+    conversion in, checks, the engine, conversion out; before the one-pass reading of the request, limits
+    were not counted). Read before and after a window, it gives that work's
     time per call as the loaded worker runs it, to set beside the same work in a warm loop."""
     samples = srv.metrics()
     return (sum(v for (n, _), v in samples.items() if n == "mjsvc_engine_seconds_sum"),
@@ -659,7 +660,7 @@ def print_report(rep: dict[str, Any]) -> None:
         print(f"{label:<18}{row['floor_us']:>8}{row['hit_us']:>8}{row['engine_us']:>9}{row['engine_alone_us']:>8}"
               f"{row.get('work_in_worker_us') or '-':>8}  {hit:<18}{row['engine_minus_floor_over_engine_alone']} "
               f"[{elo}-{ehi}]")
-    print("  (work: the engine server's own time per call for conversion, checks, engine and answer, from its "
+    print("  (work: the engine server's own time per call for limits, conversion, checks, engine and answer, from its "
           "mjsvc_engine_seconds)")
     if rep.get("calibration"):
         print("\n# calibration: the floor plus busy Python per message (evaluate, Play, closed loop)")
