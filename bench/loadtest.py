@@ -210,7 +210,8 @@ def markdown(summary: dict[str, Any]) -> str:
     m = summary["machine"]
     lines = [f"{m['cores']} cores, Python {m['python']}, {m['server_workers']} server workers, "
              f"{next(iter(summary['phases'].values()))['tables']} tables over Play streams; the load generator "
-             "runs on the same machine.", "", *rows]
+             "runs on the same machine, its gRPC helper threads under "
+             f"{m.get('load_generator_helper_threads', 'normal')} scheduling.", "", *rows]
     cap, floor = summary.get("capacity"), summary.get("floor")
     if cap:
         lines += ["", f"Capacity (closed loop, a fresh server): {cap['messages_per_s']:,.0f} messages/s on "
@@ -238,12 +239,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="seconds of the bare gRPC floor's closed loop, for scale (0: none)")
     ap.add_argument("--mode", choices=("stream", "unary"), default="stream")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--normal-helper-threads", dest="batch_helper_threads", action="store_false",
+                    help="the simulator's gRPC helper threads under the normal scheduling policy (by default "
+                         "SCHED_BATCH, as the server's: mjsvc.threads)")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
 
     workers = args.workers or os.cpu_count() or 1
     args.out.mkdir(parents=True, exist_ok=True)
-    base = dict(tables=args.tables, connections=args.connections, mode=args.mode, progress=True, settle=1.0)
+    base = dict(tables=args.tables, connections=args.connections, mode=args.mode, progress=True, settle=1.0,
+                batch_helper_threads=args.batch_helper_threads)
     phases: list[tuple[str, dict[str, Any]]] = []
 
     def warm(server: ServerProcess) -> None:
@@ -271,7 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, rep in phases:
         (args.out / f"loadtest-{names[name]}.json").write_text(json.dumps(rep, indent=1) + "\n")
     summary = {
-        "machine": {"cores": os.cpu_count(), "python": platform.python_version(), "server_workers": workers},
+        "machine": {"cores": os.cpu_count(), "python": platform.python_version(), "server_workers": workers,
+                    "load_generator_helper_threads": "SCHED_BATCH" if args.batch_helper_threads else "normal"},
         "phases": {names[name]: {k: rep[k] for k in ("calls", "rps", "errors", "error_total", "latency_ms",
                                                       "per_rpc", "send_lag_ms", "offered_rps", "games", "wins",
                                                       "cpu", "cache_hit_ratio", "quiet")}

@@ -108,6 +108,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="start every table at the deal (by default each joins its first game at a random turn)")
     p.add_argument("--no-retries", dest="retries", action="store_false",
                    help="channels without the published service config (no retry of calls refused with UNAVAILABLE)")
+    p.add_argument("--normal-helper-threads", dest="batch_helper_threads", action="store_false",
+                   help="leave gRPC's helper threads of the simulator under the normal scheduling policy (by "
+                        "default they run under SCHED_BATCH, as a server worker's do, so that they do not "
+                        "preempt the event loop that measures the latency)")
     p.add_argument("--spawn-server", action="store_true",
                    help="start a fresh local `mjsvc serve` on free ports for this run (ignores --target)")
 
@@ -119,7 +123,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
     return Config(target=args.target, tables=args.tables, connections=args.connections, mode=args.mode,
                   duration=duration, games=args.games, rate=args.rate, seed=args.seed, timeout=args.timeout,
                   progress=not args.quiet, stagger=args.stagger, retries=args.retries,
-                  connect_settle=1.0 if several_hosts(args.target) else 0.0, game=args.game)
+                  connect_settle=1.0 if several_hosts(args.target) else 0.0, game=args.game,
+                  batch_helper_threads=args.batch_helper_threads)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -29,7 +29,7 @@ from typing import Any
 
 from engine.hand import ClaimedFrom, Hand, Meld, MeldKind, make_meld
 from engine.shapes import is_complete
-from mjsvc import gctune
+from mjsvc import gctune, threads
 from mjsvc.convert import hand_to_proto
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.loadgen.referee_game import RefereeTable
@@ -259,6 +259,7 @@ class Config:
     stagger: bool = True  # each table's first game starts at a random turn
     retries: bool = True  # the published service config: calls refused with UNAVAILABLE are retried
     game: str = "mcr"  # mcr: the MCR simulator; riichi, sichuan: tables refereed through Legal and Settle
+    batch_helper_threads: bool = True  # gRPC's helper threads under SCHED_BATCH, as a worker's (mjsvc.threads)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -288,6 +289,7 @@ async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats 
         gc_task = asyncio.create_task(gctune.keep_frozen(gc_stop))
         probe = gctune.StallProbe()
         probe_task = asyncio.create_task(probe.run(gc_stop))
+        batch_task = asyncio.create_task(threads.keep_batched(gc_stop)) if cfg.batch_helper_threads else None
         # Open loop: the schedule starts a moment from now, so that every table has shuffled and dealt
         # its first wall before its first slot; otherwise those deals would delay the first answers.
         t0 = stats.t0 = time.perf_counter() + (_FIRST_SLOT_DELAY if cfg.rate else 0.0)
@@ -310,6 +312,8 @@ async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats 
         gc_stop.set()
         await gc_task
         await probe_task
+        if batch_task is not None:
+            await batch_task
         if progress_task is not None:
             await progress_task
         report = stats.report(elapsed, cfg.as_dict())

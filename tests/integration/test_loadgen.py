@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -186,6 +188,52 @@ def test_cli_spawns_a_server_and_writes_json(tmp_path: Path) -> None:
     assert "calls=" in r.stdout
     for name in ("evaluate.json", "analyze.json", "play.json"):
         assert json.loads((tmp_path / "d" / name).read_text())
+
+
+def _thread_policies(pid: int) -> dict[int, int]:
+    """Thread id -> scheduling policy, for every thread of `pid` still running."""
+    out = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            out[int(task.name)] = os.sched_getscheduler(int(task.name))
+        except (OSError, ProcessLookupError):
+            continue
+    return out
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policies")
+@pytest.mark.parametrize("flag", ["", "--normal-helper-threads"])
+def test_the_simulators_helper_threads_are_batched(server: ServerProcess, flag: str) -> None:
+    """The simulator shares the machine with the server in `make loadtest`: gRPC's helper threads of the
+    simulator run under SCHED_BATCH, as a worker's do, so they never preempt an event loop when they wake
+    (its own, which measures the latency, or a worker's); its event loop keeps the normal policy. The flag
+    leaves them all under the normal policy."""
+    argv = [installed.script("mjsvc"), "loadgen", "--target", server.target, "--tables", "8", "--connections",
+            "2", "--duration", "6", "--rate", "200", "--quiet"] + ([flag] if flag else [])
+    proc = installed.popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        got: dict[int, int] = {}
+        while time.monotonic() < deadline and proc.poll() is None:
+            got = _thread_policies(proc.pid)
+            helpers = {tid: p for tid, p in got.items() if tid != proc.pid}
+            # gRPC's threads exist once the channels connect; the simulator sweeps every 2 s for new ones
+            if len(helpers) >= 2 and (flag or all(p == os.SCHED_BATCH for p in helpers.values())):
+                break
+            time.sleep(0.1)
+        assert proc.poll() is None, "the simulator ended before its threads could be seen"
+        assert got[proc.pid] == os.SCHED_OTHER  # the event loop's thread
+        helpers = {tid: p for tid, p in got.items() if tid != proc.pid}
+        assert len(helpers) >= 2, got
+        want = os.SCHED_OTHER if flag else os.SCHED_BATCH
+        assert all(p == want for p in helpers.values()), got
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
 
 
 # ---------------------------------------------------------------------------------------------
