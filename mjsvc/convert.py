@@ -170,7 +170,20 @@ def _plain_hand(concealed: list[int], melds: list[Meld], win: int | None, winnin
         if n > 4:
             return None
     concealed.sort()
-    return Hand(tuple(concealed), tuple(melds), win, ())
+    return _hand(tuple(concealed), tuple(melds), win)
+
+
+def _hand(concealed: tuple[int, ...], melds: tuple[Meld, ...], win: int | None) -> Hand:
+    """`Hand(concealed, melds, win)`, made the way its dataclass `__init__` makes it (each field set through
+    `object.__setattr__`, as a frozen dataclass does). That `__init__` is generated at run time and so runs
+    interpreted: it cost a compiled caller more than reading the whole hand besides (about 6,500 instructions
+    a call, against about 1,000 here). tests/unit/test_convert.py holds the two to the same object."""
+    hand = object.__new__(Hand)
+    object.__setattr__(hand, "concealed", concealed)
+    object.__setattr__(hand, "melds", melds)
+    object.__setattr__(hand, "winning_tile", win)
+    object.__setattr__(hand, "red_fives", ())
+    return hand
 
 
 def _wind(value: int, field: str) -> Wind:

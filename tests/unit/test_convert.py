@@ -220,6 +220,30 @@ def test_melded_hands_read_as_make_hand_reads_them() -> None:
     assert min(outcomes.values()) > 1500, outcomes
 
 
+def test_a_hand_made_without_its_init_is_the_hand() -> None:
+    """`convert._hand` (a Hand built without its interpreted dataclass `__init__`) against `Hand(...)` on
+    random hands with and without melds and a winning tile: equal, the same hash, repr, fields and pickle,
+    and as frozen."""
+    import dataclasses
+    import pickle
+    import random
+
+    from engine.hand import Hand, make_meld
+
+    rng = random.Random(37)
+    for _ in range(500):
+        melds = tuple(make_meld(MeldKind.PUNG, (t,) * 3) for t in rng.sample(range(34), rng.randint(0, 4)))
+        concealed = tuple(sorted(rng.randrange(34) for _ in range(13 - 3 * len(melds))))
+        win = rng.choice((None, rng.randrange(34)))
+        made, plain = convert._hand(concealed, melds, win), Hand(concealed, melds, win)
+        assert type(made) is Hand and made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
+        values = [tuple(getattr(h, f.name) for f in dataclasses.fields(Hand)) for h in (made, plain)]
+        assert values[0] == values[1] == (concealed, melds, win, ())
+        assert pickle.loads(pickle.dumps(made)) == plain
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.winning_tile = 3  # type: ignore[misc]
+
+
 def test_a_kept_meld_is_the_meld_read() -> None:
     """A meld handed out again equals what make_meld builds for the message, whatever was read before."""
     from engine.hand import make_meld
