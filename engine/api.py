@@ -38,14 +38,18 @@ def evaluate(hand: Hand, context: WinContext, rule_set: str = "", options: Optio
     return rs.score(hand, context, opts)
 
 
-def analyze(hand: Hand, visible: Sequence[int] = (), rule_set: str = "", options: OptionsArg = None) -> Analysis:
-    """Shanten, waits and useful tiles of a 13-tile hand; discard advice for a 14-tile one."""
+def analyze(hand: Hand, visible: Sequence[int] = (), rule_set: str = "", options: OptionsArg = None, *,
+            validated: bool = False) -> Analysis:
+    """Shanten, waits and useful tiles of a 13-tile hand; discard advice for a 14-tile one.
+    `validated`: the caller already checked that `visible` holds tile indices (the service does, as it
+    reads them from the request); they are not checked a second time."""
     rs = rules.get(rule_set)
     opts = rs.options(options)  # checked, so a bad option is the same error whatever the method
     rs.check_tiles(hand)
     if hand.red_fives and not rs.red_fives:
         rs.check_unread(hand, WinContext())
-    check_tiles(visible, "visible")
+    if not validated:
+        check_tiles(visible, "visible")
     if rs.analyze is not None:  # the rule set's own Analyze (guangdong: ghosts as wildcards)
         return rs.analyze(hand, visible, opts)
     shapes = None if rs.shapes == ALL_SHAPES else rs.shapes

@@ -11,7 +11,7 @@ engine wind + 1 with 0 read as east, and MeldKind / ClaimedFrom / SetKind share 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from engine import rules
 from engine.errors import BadContextError, BadMeldError, BadOptionError, BadTileError, EngineError
@@ -70,11 +70,16 @@ def tiles_from_proto(values: Iterable[int], field: str) -> list[int]:
     return [tile_from_proto(v, f"{field}[{i}]") for i, v in enumerate(read)]
 
 
-def _proto_tiles(values: Sequence[int]) -> list[int] | None:
-    """Engine indices of proto Tile values; None when one is not a tile (`tiles_from_proto` names it)."""
-    if _PROTO_TILES.issuperset(values):  # the usual case, checked at C level (requests carry dozens)
-        return [v - 1 for v in values]
-    return None
+def _proto_tiles(values: list[int]) -> list[int] | None:
+    """Engine indices of proto Tile values; None when one is not a tile (`tiles_from_proto` names it).
+    One compiled pass over the list, each value checked as it is converted (requests carry dozens: the
+    visible tiles)."""
+    out: list[int] = []
+    for v in values:
+        if v < 1 or v > NUM_KINDS:
+            return None
+        out.append(v - 1)
+    return out
 
 
 _PROTO_TILES: Final = frozenset(range(1, NUM_KINDS + 1))
@@ -103,7 +108,8 @@ def hand_from_proto(msg: pb.Hand, *, winning: bool, field: str = "hand") -> Hand
     """A validated engine Hand. `winning`: a 14-tile win that needs its winning tile (Evaluate);
     otherwise a 13- or 14-tile hand to analyse, the winning tile optional."""
     # Field names are written only for an error: the usual hand is read without building one.
-    concealed = _proto_tiles(msg.concealed[:])  # a slice of the repeated field: a list, at half list()'s cost
+    # a slice of the repeated field: a list (of ints; the stubs say Tile values), at half list()'s cost
+    concealed = _proto_tiles(cast(list[int], msg.concealed[:]))
     if concealed is None:
         concealed = tiles_from_proto(msg.concealed, f"{field}.concealed")
     in_melds = msg.melds
@@ -462,7 +468,7 @@ def read_analyze(req: pb.AnalyzeRequest) -> tuple[Hand, list[int]] | None:
     """The hand and visible tiles of the usual Analyze request, as `read_evaluate` reads an Evaluate."""
     if not READS_AHEAD or len(req.rule_set) > _RULE_SET_LIMIT or req.HasField("options"):
         return None
-    values = req.visible[:]
+    values = cast(list[int], req.visible[:])
     if len(values) > _VISIBLE_LIMIT:
         return None
     visible = _proto_tiles(values)
@@ -476,7 +482,7 @@ def read_analyze(req: pb.AnalyzeRequest) -> tuple[Hand, list[int]] | None:
 
 def _read_hand(msg: pb.Hand, winning: bool) -> Hand | None:
     """`hand_from_proto`'s usual hand, its limits held; None where that reading would do more."""
-    values = msg.concealed[:]
+    values = cast(list[int], msg.concealed[:])
     if len(values) > _CONCEALED_LIMIT or msg.red_fives:
         return None
     concealed = _proto_tiles(values)

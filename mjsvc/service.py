@@ -161,7 +161,8 @@ class Service:
             hand = convert.hand_from_proto(req.hand, winning=False)
             visible = convert.tiles_from_proto(req.visible[:], "visible")  # a slice: a list, at half list()'s cost
         try:
-            return convert.analysis_to_wire(self._api.analyze(hand, visible, name, options))
+            # the visible tiles were checked as they were read (convert.tiles_from_proto / read_analyze)
+            return convert.analysis_to_wire(self._api.analyze(hand, visible, name, options, validated=True))
         except EngineError as err:
             raise place(err) from None
 
