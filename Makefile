@@ -21,7 +21,7 @@ PURE_TESTS := tests/unit/test_build.py tests/unit/test_referee_fuzz.py tests/uni
 	tests/unit/test_riichi.py tests/unit/test_riichi_majiang.py tests/unit/test_hk_rules.py tests/unit/test_guangdong.py \
 	tests/unit/test_riichi_referee.py tests/unit/test_riichi_referee_oracle.py tests/unit/test_riichi_referee_perf.py tests/unit/test_riichi3_referee.py \
 	tests/unit/test_convert.py tests/unit/test_convert_wire.py tests/unit/test_convert_wire_eval.py tests/unit/test_service_fast_paths.py \
-	tests/unit/test_request_reading.py
+	tests/unit/test_request_reading.py tests/unit/test_api_validated.py
 
 .PHONY: run test test-unit test-readme test-slow test-fleet test-image image base-image lint bench bench-cost bench-referee bench-h2load bench-layers bench-mix bench-instructions bench-split loadtest soak proto clean setup web qt
 
