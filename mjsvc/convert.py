@@ -82,9 +82,6 @@ def _proto_tiles(values: list[int]) -> list[int] | None:
     return out
 
 
-_PROTO_TILES: Final = frozenset(range(1, NUM_KINDS + 1))
-
-
 def meld_from_proto(msg: pb.Meld, field: str) -> Meld:
     if msg.kind not in (pb.MELD_KIND_CHOW, pb.MELD_KIND_PUNG, pb.MELD_KIND_KONG):
         what = "MELD_KIND_UNSPECIFIED" if msg.kind == 0 else str(msg.kind)
@@ -236,9 +233,10 @@ def _context_set_fields(msg: pb.WinContext, field: str) -> WinContext:
             if table is None:  # a bool or a count: as it is
                 kwargs[name] = value
             elif table is _TILE_LIST:
-                if not _PROTO_TILES.issuperset(value):
+                tiles = _proto_tiles(cast(list[int], value[:]))
+                if tiles is None:
                     raise KeyError(name)
-                kwargs[name] = tuple([v - 1 for v in value])
+                kwargs[name] = tuple(tiles)
             elif name in _REPEATED_CONTEXT:
                 kwargs[name] = tuple([table[v] for v in value])
             else:

@@ -14,6 +14,7 @@ from typing import Any
 import grpc
 import installed
 import pytest
+from thread_policies import main_thread, policies
 
 from engine.hand import ClaimedFrom
 from mjsvc import loadgen
@@ -190,17 +191,6 @@ def test_cli_spawns_a_server_and_writes_json(tmp_path: Path) -> None:
         assert json.loads((tmp_path / "d" / name).read_text())
 
 
-def _thread_policies(pid: int) -> dict[int, int]:
-    """Thread id -> scheduling policy, for every thread of `pid` still running."""
-    out = {}
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            out[int(task.name)] = os.sched_getscheduler(int(task.name))
-        except (OSError, ProcessLookupError):
-            continue
-    return out
-
-
 @pytest.mark.integration
 @pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policies")
 @pytest.mark.parametrize("flag", ["", "--normal-helper-threads"])
@@ -214,17 +204,17 @@ def test_the_simulators_helper_threads_are_batched(server: ServerProcess, flag: 
     proc = installed.popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 30
-        got: dict[int, int] = {}
+        got: dict[str, int] = {}
+        helpers: dict[str, int] = {}
         while time.monotonic() < deadline and proc.poll() is None:
-            got = _thread_policies(proc.pid)
-            helpers = {tid: p for tid, p in got.items() if tid != proc.pid}
+            got = policies(proc.pid)
+            helpers = {k: p for k, p in got.items() if k != main_thread(got, proc.pid)}
             # gRPC's threads exist once the channels connect; the simulator sweeps every 2 s for new ones
             if len(helpers) >= 2 and (flag or all(p == os.SCHED_BATCH for p in helpers.values())):
                 break
             time.sleep(0.1)
         assert proc.poll() is None, "the simulator ended before its threads could be seen"
-        assert got[proc.pid] == os.SCHED_OTHER  # the event loop's thread
-        helpers = {tid: p for tid, p in got.items() if tid != proc.pid}
+        assert got[main_thread(got, proc.pid)] == os.SCHED_OTHER  # the event loop's thread
         assert len(helpers) >= 2, got
         want = os.SCHED_OTHER if flag else os.SCHED_BATCH
         assert all(p == want for p in helpers.values()), got

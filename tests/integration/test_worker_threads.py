@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
 
 import grpc
 import pytest
 from server_harness import ServerProcess
+from thread_policies import main_thread, policies
 
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.gen.mahjong.v1 import mahjong_pb2_grpc
@@ -17,18 +17,6 @@ from mjsvc.launcher import worker_pids
 
 pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policies")]
-
-
-def policies(pid: int) -> dict[str, int]:
-    """Thread name (with its id) -> scheduling policy, for every thread of `pid`."""
-    out = {}
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            name = (task / "comm").read_text().strip()
-            out[f"{name}/{task.name}"] = os.sched_getscheduler(int(task.name))
-        except (OSError, ProcessLookupError):
-            continue
-    return out
 
 
 def call(srv: ServerProcess) -> None:
@@ -45,7 +33,7 @@ def test_helper_threads_policy(flag: str) -> None:
         deadline = time.monotonic() + 10
         while True:
             got = policies(worker)
-            main = got.pop(next(k for k in got if k.endswith(f"/{worker}")))
+            main = got.pop(main_thread(got, worker))
             helpers_batch = bool(got) and all(p == os.SCHED_BATCH for p in got.values())
             if flag or helpers_batch or time.monotonic() > deadline:
                 break
