@@ -435,7 +435,7 @@ def _case_stages(case: str, method: str, req: Any) -> dict[str, float]:
 
         s |= {
             "limits and conversion in, one pass (convert.read_evaluate, what a usual request takes)":
-                lambda: convert.read_evaluate(req),
+                lambda: convert.read_evaluate(raw),
             "conversion in: hand": lambda: convert.hand_from_proto(req.hand, winning=True),
             "conversion in: context": lambda: convert.context_from_proto(req.context),
             "context checks (validate_context, rule set's checks)": checks,
@@ -456,7 +456,7 @@ def _case_stages(case: str, method: str, req: Any) -> dict[str, float]:
         a = api.analyze(hand, visible)
         s |= {
             "limits and conversion in, one pass (convert.read_analyze, what a usual request takes)":
-                lambda: convert.read_analyze(req),
+                lambda: convert.read_analyze(raw),
             "conversion in: hand and visible": lambda: (convert.hand_from_proto(req.hand, winning=False),
                                                                 convert.tiles_from_proto(req.visible[:], "visible")),
             "engine (analysis.analyze)": lambda: analysis.analyze(hand, visible),

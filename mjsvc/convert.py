@@ -414,6 +414,14 @@ def _suit(value: int, field: str) -> Suit | None:
 # Anything else is None, and the caller takes the plain path, which answers it or names its fault in the
 # usual order. tests/unit/test_request_reading.py holds the two paths to the same answers and errors.
 #
+# They read the request's bytes as protobuf wrote them once it had parsed the request (the cache key, made
+# on every call anyway), not the message's attributes: each attribute read makes a protobuf container or a
+# list (about 1,000 instructions each; a hand took five, the visible tiles a list of Python ints), where a
+# tag, a tile or a length is one byte here. A meld or the context is looked up by its own bytes, a slice of
+# these (protobuf writes a sub-message inside its parent as it writes it alone). Fields this reading does not
+# use are passed over as protobuf passes over them. Requests are still parsed by protobuf only: these bytes
+# are protobuf's output, never the client's.
+#
 # What they check is derived from `limits.LIMITS` (`limits.limited_fields`): a limited field this reading
 # does not cover (one added to the contract later) turns it off (`READS_AHEAD` False; a test fails).
 
@@ -445,15 +453,121 @@ _MELD_TILES_LIMIT: Final = _EVALUATE_LIMITS.get("hand.melds[].tiles", 0)
 _VISIBLE_LIMIT: Final = _ANALYZE_LIMITS.get("visible", 0)
 
 
-def read_evaluate(req: pb.EvaluateRequest) -> tuple[Hand, WinContext] | None:
+def _tag(message: Any, name: str, wire_type: int) -> int:
+    """The tag protobuf writes before field `name` of `message` with this wire type."""
+    return int(message.DESCRIPTOR.fields_by_name[name].number) << 3 | wire_type
+
+
+_VARINT, _LENGTH = 0, 2  # the wire types read here
+_RULE_SET_TAG: Final = _tag(pb.EvaluateRequest, "rule_set", _LENGTH)
+_HAND_TAG: Final = _tag(pb.EvaluateRequest, "hand", _LENGTH)
+_OPTIONS_TAG: Final = _tag(pb.EvaluateRequest, "options", _LENGTH)
+_CONTEXT_TAG: Final = _tag(pb.EvaluateRequest, "context", _LENGTH)
+_A_RULE_SET_TAG: Final = _tag(pb.AnalyzeRequest, "rule_set", _LENGTH)
+_A_HAND_TAG: Final = _tag(pb.AnalyzeRequest, "hand", _LENGTH)
+_A_OPTIONS_TAG: Final = _tag(pb.AnalyzeRequest, "options", _LENGTH)
+_VISIBLE_TAG: Final = _tag(pb.AnalyzeRequest, "visible", _LENGTH)
+_VISIBLE_ONE_TAG: Final = _tag(pb.AnalyzeRequest, "visible", _VARINT)
+_CONCEALED_TAG: Final = _tag(pb.Hand, "concealed", _LENGTH)
+_CONCEALED_ONE_TAG: Final = _tag(pb.Hand, "concealed", _VARINT)
+_MELD_TAG: Final = _tag(pb.Hand, "melds", _LENGTH)
+_WINNING_TAG: Final = _tag(pb.Hand, "winning_tile", _VARINT)
+_RED_FIVES_NUMBER: Final = _tag(pb.Hand, "red_fives", 0) >> 3
+
+
+def _varint(raw: bytes, pos: int, end: int) -> tuple[int, int]:
+    """(value, next position) of the varint at `pos`; IndexError past `end`. Mostly one byte: a tag, a tile,
+    a short length."""
+    if pos >= end:
+        raise IndexError(pos)
+    b = raw[pos]
+    if b < 0x80:
+        return b, pos + 1
+    value = b & 0x7F
+    shift = 7
+    for i in range(pos + 1, min(pos + 10, end)):
+        b = raw[i]
+        value |= (b & 0x7F) << shift
+        if b < 0x80:
+            return value, i + 1
+        shift += 7
+    raise IndexError(pos)
+
+
+def _length(raw: bytes, pos: int, end: int) -> tuple[int, int]:
+    """(length, position of the value) of a length-delimited field; IndexError when it would pass `end`."""
+    n, pos = _varint(raw, pos, end)
+    if pos + n > end:
+        raise IndexError(pos)
+    return n, pos
+
+
+def _skip(raw: bytes, pos: int, end: int, tag: int) -> int:
+    """The position after the value of a field this reading does not use (protobuf kept it: unknown to
+    this server's contract, or one the reading passes over); IndexError for a group or past `end`."""
+    wire_type = tag & 7
+    if wire_type == 0:
+        return _varint(raw, pos, end)[1]
+    if wire_type == 1:
+        pos += 8
+    elif wire_type == 5:
+        pos += 4
+    elif wire_type == 2:
+        n, pos = _length(raw, pos, end)
+        return pos + n
+    else:
+        raise IndexError(pos)
+    if pos > end:
+        raise IndexError(pos)
+    return pos
+
+
+def _tiles_into(out: list[int], raw: bytes, pos: int, end: int, limit: int) -> bool:
+    """Append the packed Tile values in raw[pos:end] to `out` as engine indices; False when one is not a
+    tile or `out` would pass `limit` elements (then `tiles_from_proto` or `limits.check` names it)."""
+    while pos < end:
+        v, pos = _varint(raw, pos, end)
+        if v < 1 or v > NUM_KINDS or len(out) >= limit:
+            return False
+        out.append(v - 1)
+    return True
+
+
+def read_evaluate(raw: bytes) -> tuple[Hand, WinContext] | None:
     """The hand and context of the usual Evaluate request, its limits held as it is read; None for anything
-    else (see above): then `limits.check`, `hand_from_proto` and `context_from_proto` answer it."""
-    if not READS_AHEAD or len(req.rule_set) > _RULE_SET_LIMIT or req.HasField("options"):
+    else (see above): then `limits.check`, `hand_from_proto` and `context_from_proto` answer it. `raw` is
+    the request as protobuf serialized it once parsed (the cache key: `ResponseCache.key`)."""
+    if not READS_AHEAD:
         return None
-    hand = _read_hand(req.hand, True)
+    hand: Hand | None = None
+    context = b""
+    pos, end = 0, len(raw)
+    try:
+        while pos < end:
+            tag, pos = _varint(raw, pos, end)
+            if tag == _HAND_TAG:
+                n, pos = _length(raw, pos, end)
+                hand = _read_hand(raw, pos, pos + n, True)
+                if hand is None:
+                    return None
+                pos += n
+            elif tag == _CONTEXT_TAG:
+                n, pos = _length(raw, pos, end)
+                context = raw[pos:pos + n]
+                pos += n
+            elif tag in (_RULE_SET_TAG, _OPTIONS_TAG):
+                # options are read by the plain path; a name of more bytes than its limit has characters
+                # is held to the limit (by characters) there
+                if tag == _OPTIONS_TAG or _varint(raw, pos, end)[0] > _RULE_SET_LIMIT:
+                    return None
+                pos = _skip(raw, pos, end, tag)
+            else:
+                pos = _skip(raw, pos, end, tag)
+    except IndexError:
+        return None
     if hand is None:
         return None
-    ctx = _CONTEXTS.get(req.context.SerializeToString())
+    ctx = _CONTEXTS.get(context)
     if ctx is None:
         return None
     for name, limit in _CONTEXT_LIMITS:
@@ -462,46 +576,82 @@ def read_evaluate(req: pb.EvaluateRequest) -> tuple[Hand, WinContext] | None:
     return hand, ctx
 
 
-def read_analyze(req: pb.AnalyzeRequest) -> tuple[Hand, list[int]] | None:
+def read_analyze(raw: bytes) -> tuple[Hand, list[int]] | None:
     """The hand and visible tiles of the usual Analyze request, as `read_evaluate` reads an Evaluate."""
-    if not READS_AHEAD or len(req.rule_set) > _RULE_SET_LIMIT or req.HasField("options"):
+    if not READS_AHEAD:
         return None
-    values = cast(list[int], req.visible[:])
-    if len(values) > _VISIBLE_LIMIT:
+    hand: Hand | None = None
+    visible: list[int] = []
+    pos, end = 0, len(raw)
+    try:
+        while pos < end:
+            tag, pos = _varint(raw, pos, end)
+            if tag == _VISIBLE_TAG:
+                n, pos = _length(raw, pos, end)
+                if not _tiles_into(visible, raw, pos, pos + n, _VISIBLE_LIMIT):
+                    return None
+                pos += n
+            elif tag == _A_HAND_TAG:
+                n, pos = _length(raw, pos, end)
+                hand = _read_hand(raw, pos, pos + n, False)
+                if hand is None:
+                    return None
+                pos += n
+            elif tag == _VISIBLE_ONE_TAG:
+                v, pos = _varint(raw, pos, end)
+                if v < 1 or v > NUM_KINDS or len(visible) >= _VISIBLE_LIMIT:
+                    return None
+                visible.append(v - 1)
+            elif tag in (_A_RULE_SET_TAG, _A_OPTIONS_TAG):
+                if tag == _A_OPTIONS_TAG or _varint(raw, pos, end)[0] > _RULE_SET_LIMIT:
+                    return None
+                pos = _skip(raw, pos, end, tag)
+            else:
+                pos = _skip(raw, pos, end, tag)
+    except IndexError:
         return None
-    visible = _proto_tiles(values)
-    if visible is None:
-        return None
-    hand = _read_hand(req.hand, False)
     if hand is None:
         return None
     return hand, visible
 
 
-def _read_hand(msg: pb.Hand, winning: bool) -> Hand | None:
-    """`hand_from_proto`'s usual hand, its limits held; None where that reading would do more."""
-    values = cast(list[int], msg.concealed[:])
-    if len(values) > _CONCEALED_LIMIT or msg.red_fives:
-        return None
-    concealed = _proto_tiles(values)
-    if concealed is None:
-        return None
-    in_melds = msg.melds
+def _read_hand(raw: bytes, pos: int, end: int, winning: bool) -> Hand | None:
+    """`hand_from_proto`'s usual hand from the Hand message in raw[pos:end], its limits held; None where
+    that reading would do more: red fives, a meld not read before (`_MELDS`), a value not a tile."""
+    concealed: list[int] = []
     melds: list[Meld] = []
-    if len(in_melds):
-        if len(in_melds) > _MELDS_LIMIT:
-            return None
-        for m in in_melds:
-            meld = _MELDS.get(m.SerializeToString())
-            if meld is None or len(meld.tiles) > _MELD_TILES_LIMIT:
+    win: int | None = None
+    while pos < end:
+        tag, pos = _varint(raw, pos, end)
+        if tag == _CONCEALED_TAG:
+            n, pos = _length(raw, pos, end)
+            if not _tiles_into(concealed, raw, pos, pos + n, _CONCEALED_LIMIT):
+                return None
+            pos += n
+        elif tag == _MELD_TAG:
+            n, pos = _length(raw, pos, end)
+            meld = _MELDS.get(raw[pos:pos + n])
+            if meld is None or len(meld.tiles) > _MELD_TILES_LIMIT or len(melds) >= _MELDS_LIMIT:
                 return None
             melds.append(meld)
-    w = msg.winning_tile
-    win: int | None = None
-    if 1 <= w <= NUM_KINDS:
-        win = w - 1
-    elif w:
-        return None
+            pos += n
+        elif tag == _WINNING_TAG:
+            w, pos = _varint(raw, pos, end)
+            if 1 <= w <= NUM_KINDS:
+                win = w - 1
+            elif w:
+                return None
+            else:
+                win = None
+        elif tag == _CONCEALED_ONE_TAG:
+            v, pos = _varint(raw, pos, end)
+            if v < 1 or v > NUM_KINDS or len(concealed) >= _CONCEALED_LIMIT:
+                return None
+            concealed.append(v - 1)
+        elif tag >> 3 == _RED_FIVES_NUMBER:
+            return None
+        else:
+            pos = _skip(raw, pos, end, tag)
     return _plain_hand(concealed, melds, win, winning)
 
 

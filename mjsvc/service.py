@@ -98,7 +98,7 @@ class Service:
     # -- one request ---------------------------------------------------------------------------
 
     def _answer(self, method: str, req: Any, field: str, compute: Callable[[Any, str, RuleSet, Any], bytes],
-                read: Callable[[Any], Any]) -> bytes:
+                read: Callable[[bytes], Any]) -> bytes:
         """The serialized answer to `req`: the cache, then limits, then `compute` (given the request, the
         canonical rule set name, the rule set and what `read` read). `field` prefixes error paths
         (`requests[3].`) for nested requests. The key is the whole request (rule set, hand, every context
@@ -114,7 +114,7 @@ class Service:
             return answer
         try:
             t0 = time.perf_counter()  # the work of a miss, from the limits to the answer's bytes
-            inputs = read(req)
+            inputs = read(key[1])
             if inputs is None:
                 limits.check(req, field)
             name, rs = canonical_rule_set(req.rule_set)

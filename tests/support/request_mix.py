@@ -1,7 +1,8 @@
 """Random Evaluate and Analyze requests for the tests of the one-pass reading (`mjsvc.convert.read_evaluate`,
 `read_analyze`) against the plain path: mostly usual ones, drawn from small pools of melds and contexts so
 that most are seen again, the others over a limit in one limited field or another, with bad tiles, red fives,
-options, bad melds, bad winds or fields this server does not know."""
+options, bad melds, bad winds, fields this server does not know (of each wire type, in the request and in
+its hand) or a rule set name of two-byte characters."""
 
 from __future__ import annotations
 
@@ -66,7 +67,14 @@ def _hand(rng: random.Random, size: int) -> pb.Hand:
         hand.concealed[0] = rng.choice((0, 35, 99))
     elif roll < 0.12:
         hand.winning_tile = rng.choice((35, 99))
+    elif roll < 0.16:
+        return pb.Hand.FromString(hand.SerializeToString() + rng.choice(UNKNOWN))
     return hand
+
+
+# Fields this server does not know, one of each wire type (varint, fixed64, length-delimited, fixed32), and
+# field 1 with a wire type not its own: protobuf keeps them all as unknown fields and writes them again.
+UNKNOWN = (b"\xf8\x06\x01", b"\xf9\x06" + bytes(8), b"\xfa\x06\x03abc", b"\xfd\x06" + bytes(4), b"\x0d" + bytes(4))
 
 
 def _extras(rng: random.Random, req: Any) -> Any:
@@ -80,8 +88,10 @@ def _extras(rng: random.Random, req: Any) -> Any:
         req.options.SetInParent()  # an empty options message: set, nothing in it
     elif roll < 0.10 and req.rule_set == "riichi":
         req.options.riichi.red_fives_per_suit.extend([1] * rng.choice((1, 35)))
-    elif roll < 0.13:
-        return type(req).FromString(req.SerializeToString() + b"\xf8\x06\x01")  # field 111, a varint
+    elif roll < 0.16:
+        return type(req).FromString(req.SerializeToString() + rng.choice(UNKNOWN))
+    elif roll < 0.18:
+        req.rule_set = "\u00e9" * rng.choice((16, 17, 33))  # two bytes a character: within, or not, in bytes
     return req
 
 
