@@ -161,18 +161,16 @@ def _plain_hand(concealed: list[int], melds: list[Meld], win: int | None, winnin
     size = len(concealed) + 3 * len(melds) + (win is not None)
     if win is None and winning or size != 14 and (winning or size != 13):
         return None
-    counts = [0] * NUM_KINDS  # each item written out: `counts[t] += 1` compiles to the generic number protocol
-    for t in concealed:
-        counts[t] = counts[t] + 1
-    if win is not None:
-        counts[win] = counts[win] + 1
-    for meld in melds:
-        for t in meld.tiles:
-            counts[t] = counts[t] + 1
-    for n in counts:
-        if n > 4:
-            return None
     concealed.sort()
+    every = concealed  # every tile of the hand, sorted: a kind over four is five equal tiles in a row
+    if win is not None or melds:
+        every = concealed + [win] if win is not None else concealed[:]
+        for meld in melds:
+            every.extend(meld.tiles)
+        every.sort()
+    for i in range(len(every) - 4):
+        if every[i] == every[i + 4]:
+            return None
     return _hand(tuple(concealed), tuple(melds), win)
 
 

@@ -198,3 +198,8 @@ def test_fields_this_server_does_not_know_are_passed_over_and_bad_values_are_not
         req.CopyFrom(evaluate)
         change(req)
         assert convert.read_evaluate(req.SerializeToString()) is None
+    # a group (a wire type proto3 no longer writes) kept unknown: left to the plain path, which answers
+    group = pb.EvaluateRequest.FromString(evaluate.SerializeToString() + b"\xfb\x06\x08\x01\xfc\x06")
+    assert group.SerializeToString() != evaluate.SerializeToString()
+    assert convert.read_evaluate(group.SerializeToString()) is None
+    assert Service(cache_size=0).evaluate_bytes(group) == Service(cache_size=0).evaluate_bytes(evaluate)
