@@ -635,12 +635,9 @@ def _read_hand(raw: bytes, pos: int, end: int, winning: bool) -> Hand | None:
             pos += n
         elif tag == _WINNING_TAG:
             w, pos = _varint(raw, pos, end)
-            if 1 <= w <= NUM_KINDS:
-                win = w - 1
-            elif w:
-                return None
-            else:
-                win = None
+            if not 1 <= w <= NUM_KINDS:
+                return None  # not a tile (protobuf writes no zero)
+            win = w - 1
         elif tag == _CONCEALED_ONE_TAG:
             v, pos = _varint(raw, pos, end)
             if v < 1 or v > NUM_KINDS or len(concealed) >= _CONCEALED_LIMIT:

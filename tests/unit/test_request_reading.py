@@ -198,6 +198,15 @@ def test_fields_this_server_does_not_know_are_passed_over_and_bad_values_are_not
         req.CopyFrom(evaluate)
         change(req)
         assert convert.read_evaluate(req.SerializeToString()) is None
+    # tiles written one field each (unpacked, which protobuf reads but does not write): read alike
+    def unpacked(number: int, values: Any) -> bytes:
+        return b"".join(bytes((number << 3, v)) for v in values)
+
+    hand_bytes = unpacked(1, analyze.hand.concealed) + pb.Hand(melds=analyze.hand.melds).SerializeToString()
+    one_by_one = (b"\x0a\x03mcr" + bytes((2 << 3 | 2, len(hand_bytes))) + hand_bytes
+                  + unpacked(3, analyze.visible))
+    assert pb.AnalyzeRequest.FromString(one_by_one) == analyze
+    assert convert.read_analyze(one_by_one) == want_a
     # a group (a wire type proto3 no longer writes) kept unknown: left to the plain path, which answers
     group = pb.EvaluateRequest.FromString(evaluate.SerializeToString() + b"\xfb\x06\x08\x01\xfc\x06")
     assert group.SerializeToString() != evaluate.SerializeToString()
