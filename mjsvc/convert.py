@@ -35,7 +35,15 @@ from engine.tiles import NUM_FLOWERS, NUM_KINDS
 from mjsvc import limits
 from mjsvc.errors import qualify
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
-from mjsvc.wire import encode_varint, int_field, message_field, message_header
+from mjsvc.wire import (
+    encode_varint,
+    int_field,
+    message_field,
+    message_header,
+    read_length,
+    read_varint,
+    skip_field,
+)
 
 # Values given to proto enum fields are typed Any: they are ints at run time, and the generated stubs type
 # such fields as their enum class.
@@ -473,58 +481,11 @@ _WINNING_TAG: Final = _tag(pb.Hand, "winning_tile", _VARINT)
 _RED_FIVES_NUMBER: Final = _tag(pb.Hand, "red_fives", 0) >> 3
 
 
-def _varint(raw: bytes, pos: int, end: int) -> tuple[int, int]:
-    """(value, next position) of the varint at `pos`; IndexError past `end`. Mostly one byte: a tag, a tile,
-    a short length."""
-    if pos >= end:
-        raise IndexError(pos)
-    b = raw[pos]
-    if b < 0x80:
-        return b, pos + 1
-    value = b & 0x7F
-    shift = 7
-    for i in range(pos + 1, min(pos + 10, end)):
-        b = raw[i]
-        value |= (b & 0x7F) << shift
-        if b < 0x80:
-            return value, i + 1
-        shift += 7
-    raise IndexError(pos)
-
-
-def _length(raw: bytes, pos: int, end: int) -> tuple[int, int]:
-    """(length, position of the value) of a length-delimited field; IndexError when it would pass `end`."""
-    n, pos = _varint(raw, pos, end)
-    if pos + n > end:
-        raise IndexError(pos)
-    return n, pos
-
-
-def _skip(raw: bytes, pos: int, end: int, tag: int) -> int:
-    """The position after the value of a field this reading does not use (protobuf kept it: unknown to
-    this server's contract, or one the reading passes over); IndexError for a group or past `end`."""
-    wire_type = tag & 7
-    if wire_type == 0:
-        return _varint(raw, pos, end)[1]
-    if wire_type == 1:
-        pos += 8
-    elif wire_type == 5:
-        pos += 4
-    elif wire_type == 2:
-        n, pos = _length(raw, pos, end)
-        return pos + n
-    else:
-        raise IndexError(pos)
-    if pos > end:
-        raise IndexError(pos)
-    return pos
-
-
 def _tiles_into(out: list[int], raw: bytes, pos: int, end: int, limit: int) -> bool:
     """Append the packed Tile values in raw[pos:end] to `out` as engine indices; False when one is not a
     tile or `out` would pass `limit` elements (then `tiles_from_proto` or `limits.check` names it)."""
     while pos < end:
-        v, pos = _varint(raw, pos, end)
+        v, pos = read_varint(raw, pos, end)
         if v < 1 or v > NUM_KINDS or len(out) >= limit:
             return False
         out.append(v - 1)
@@ -542,25 +503,25 @@ def read_evaluate(raw: bytes) -> tuple[Hand, WinContext] | None:
     pos, end = 0, len(raw)
     try:
         while pos < end:
-            tag, pos = _varint(raw, pos, end)
+            tag, pos = read_varint(raw, pos, end)
             if tag == _HAND_TAG:
-                n, pos = _length(raw, pos, end)
+                n, pos = read_length(raw, pos, end)
                 hand = _read_hand(raw, pos, pos + n, True)
                 if hand is None:
                     return None
                 pos += n
             elif tag == _CONTEXT_TAG:
-                n, pos = _length(raw, pos, end)
+                n, pos = read_length(raw, pos, end)
                 context = raw[pos:pos + n]
                 pos += n
             elif tag in (_RULE_SET_TAG, _OPTIONS_TAG):
                 # options are read by the plain path; a name of more bytes than its limit has characters
                 # is held to the limit (by characters) there
-                if tag == _OPTIONS_TAG or _varint(raw, pos, end)[0] > _RULE_SET_LIMIT:
+                if tag == _OPTIONS_TAG or read_varint(raw, pos, end)[0] > _RULE_SET_LIMIT:
                     return None
-                pos = _skip(raw, pos, end, tag)
+                pos = skip_field(raw, pos, end, tag)
             else:
-                pos = _skip(raw, pos, end, tag)
+                pos = skip_field(raw, pos, end, tag)
     except IndexError:
         return None
     if hand is None:
@@ -583,29 +544,29 @@ def read_analyze(raw: bytes) -> tuple[Hand, list[int]] | None:
     pos, end = 0, len(raw)
     try:
         while pos < end:
-            tag, pos = _varint(raw, pos, end)
+            tag, pos = read_varint(raw, pos, end)
             if tag == _VISIBLE_TAG:
-                n, pos = _length(raw, pos, end)
+                n, pos = read_length(raw, pos, end)
                 if not _tiles_into(visible, raw, pos, pos + n, _VISIBLE_LIMIT):
                     return None
                 pos += n
             elif tag == _A_HAND_TAG:
-                n, pos = _length(raw, pos, end)
+                n, pos = read_length(raw, pos, end)
                 hand = _read_hand(raw, pos, pos + n, False)
                 if hand is None:
                     return None
                 pos += n
             elif tag == _VISIBLE_ONE_TAG:
-                v, pos = _varint(raw, pos, end)
+                v, pos = read_varint(raw, pos, end)
                 if v < 1 or v > NUM_KINDS or len(visible) >= _VISIBLE_LIMIT:
                     return None
                 visible.append(v - 1)
             elif tag in (_A_RULE_SET_TAG, _A_OPTIONS_TAG):
-                if tag == _A_OPTIONS_TAG or _varint(raw, pos, end)[0] > _RULE_SET_LIMIT:
+                if tag == _A_OPTIONS_TAG or read_varint(raw, pos, end)[0] > _RULE_SET_LIMIT:
                     return None
-                pos = _skip(raw, pos, end, tag)
+                pos = skip_field(raw, pos, end, tag)
             else:
-                pos = _skip(raw, pos, end, tag)
+                pos = skip_field(raw, pos, end, tag)
     except IndexError:
         return None
     if hand is None:
@@ -620,33 +581,33 @@ def _read_hand(raw: bytes, pos: int, end: int, winning: bool) -> Hand | None:
     melds: list[Meld] = []
     win: int | None = None
     while pos < end:
-        tag, pos = _varint(raw, pos, end)
+        tag, pos = read_varint(raw, pos, end)
         if tag == _CONCEALED_TAG:
-            n, pos = _length(raw, pos, end)
+            n, pos = read_length(raw, pos, end)
             if not _tiles_into(concealed, raw, pos, pos + n, _CONCEALED_LIMIT):
                 return None
             pos += n
         elif tag == _MELD_TAG:
-            n, pos = _length(raw, pos, end)
+            n, pos = read_length(raw, pos, end)
             meld = _MELDS.get(raw[pos:pos + n])
             if meld is None or len(meld.tiles) > _MELD_TILES_LIMIT or len(melds) >= _MELDS_LIMIT:
                 return None
             melds.append(meld)
             pos += n
         elif tag == _WINNING_TAG:
-            w, pos = _varint(raw, pos, end)
+            w, pos = read_varint(raw, pos, end)
             if not 1 <= w <= NUM_KINDS:
                 return None  # not a tile (protobuf writes no zero)
             win = w - 1
         elif tag == _CONCEALED_ONE_TAG:
-            v, pos = _varint(raw, pos, end)
+            v, pos = read_varint(raw, pos, end)
             if v < 1 or v > NUM_KINDS or len(concealed) >= _CONCEALED_LIMIT:
                 return None
             concealed.append(v - 1)
         elif tag >> 3 == _RED_FIVES_NUMBER:
             return None
         else:
-            pos = _skip(raw, pos, end, tag)
+            pos = skip_field(raw, pos, end, tag)
     return _plain_hand(concealed, melds, win, winning)
 
 

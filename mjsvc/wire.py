@@ -6,7 +6,8 @@ response message (`join_field`, `message_field`), so a cached answer is never pa
 is left out), so an answer built with them is byte for byte what the generated classes would produce
 (convert.analysis_to_wire, tested so). Requests are parsed by protobuf, with one exception:
 `string_field` reads the id of a Play message refused unparsed for its size, so its error answer can carry
-the id (the rest of such a body is never looked at).
+the id (the rest of such a body is never looked at). `read_varint`, `read_length` and `skip_field` read
+fields; `convert.read_evaluate` uses them on what protobuf wrote of a request it parsed.
 """
 
 from __future__ import annotations
@@ -74,44 +75,67 @@ def message_field(field_number: int, payload: bytes) -> bytes:
     return message_header(field_number, len(payload)) + payload
 
 
-def _varint(raw: bytes, pos: int) -> tuple[int, int]:
-    """(value, next position); ValueError past the end or beyond ten bytes."""
-    value = shift = 0
-    for i in range(pos, min(pos + 10, len(raw))):
+def read_varint(raw: bytes, pos: int, end: int) -> tuple[int, int]:
+    """(value, next position) of the varint at raw[pos], which must end before `end`; IndexError otherwise
+    (cut short, or longer than ten bytes). Mostly one byte: a tag, a tile, a short length."""
+    if pos >= end:
+        raise IndexError(pos)
+    b = raw[pos]
+    if b < 0x80:
+        return b, pos + 1
+    value = b & 0x7F
+    shift = 7
+    for i in range(pos + 1, min(pos + 10, end)):
         b = raw[i]
         value |= (b & 0x7F) << shift
-        if not b & 0x80:
+        if b < 0x80:
             return value, i + 1
         shift += 7
-    raise ValueError("truncated varint")
+    raise IndexError(pos)
+
+
+def read_length(raw: bytes, pos: int, end: int) -> tuple[int, int]:
+    """(length, position of the value) of a length-delimited field; IndexError when it would pass `end`."""
+    n, pos = read_varint(raw, pos, end)
+    if pos + n > end:
+        raise IndexError(pos)
+    return n, pos
+
+
+def skip_field(raw: bytes, pos: int, end: int, tag: int) -> int:
+    """The position after the value of the field whose tag was read before `pos`; IndexError for a group
+    (wire types 3 and 4, which proto3 does not write) or a value past `end`."""
+    wire_type = tag & 7
+    if wire_type == 0:
+        return read_varint(raw, pos, end)[1]
+    if wire_type == 2:
+        n, pos = read_length(raw, pos, end)
+        return pos + n
+    if wire_type == 1:
+        pos += 8
+    elif wire_type == 5:
+        pos += 4
+    else:
+        raise IndexError(pos)
+    if pos > end:
+        raise IndexError(pos)
+    return pos
 
 
 def string_field(raw: bytes, field_number: int, max_chars: int, max_fields: int = 16) -> str | None:
     """The first occurrence of top-level string field `field_number` in the message `raw`, at most
     `max_chars` characters; None when it is not among the first `max_fields` fields, or the bytes do not read
     as protobuf fields. Skipping a field costs no copy, whatever its length."""
-    pos = 0
+    pos, end = 0, len(raw)
     try:
         for _ in range(max_fields):
-            if pos >= len(raw):
+            if pos >= end:
                 return None
-            tag, pos = _varint(raw, pos)
-            number, wire_type = tag >> 3, tag & 7
-            if wire_type == 0:
-                _, pos = _varint(raw, pos)
-            elif wire_type == 1:
-                pos += 8
-            elif wire_type == 5:
-                pos += 4
-            elif wire_type == 2:
-                length, pos = _varint(raw, pos)
-                if number == field_number:
-                    if pos + length > len(raw):
-                        return None
-                    return raw[pos:pos + min(length, 4 * max_chars)].decode("utf-8", "ignore")[:max_chars]
-                pos += length
-            else:
-                return None
-    except ValueError:
+            tag, pos = read_varint(raw, pos, end)
+            if tag == field_number << 3 | 2:
+                length, pos = read_length(raw, pos, end)
+                return raw[pos:pos + min(length, 4 * max_chars)].decode("utf-8", "ignore")[:max_chars]
+            pos = skip_field(raw, pos, end, tag)
+    except IndexError:
         return None
     return None
