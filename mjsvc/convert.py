@@ -453,6 +453,7 @@ def _covered(limited: dict[str, int], read: tuple[str, ...]) -> bool:
 READS_AHEAD: Final = (_covered(_EVALUATE_LIMITS, ("rule_set",) + _HAND_READ)
                       and _covered(_ANALYZE_LIMITS, ("rule_set", "visible") + _HAND_READ))
 _RULE_SET_LIMIT: Final = _EVALUATE_LIMITS.get("rule_set", 0)
+_A_RULE_SET_LIMIT: Final = _ANALYZE_LIMITS.get("rule_set", 0)
 _CONCEALED_LIMIT: Final = _EVALUATE_LIMITS.get("hand.concealed", 0)
 _MELDS_LIMIT: Final = _EVALUATE_LIMITS.get("hand.melds", 0)
 _MELD_TILES_LIMIT: Final = _EVALUATE_LIMITS.get("hand.melds[].tiles", 0)
@@ -562,7 +563,7 @@ def read_analyze(raw: bytes) -> tuple[Hand, list[int]] | None:
                     return None
                 visible.append(v - 1)
             elif tag in (_A_RULE_SET_TAG, _A_OPTIONS_TAG):
-                if tag == _A_OPTIONS_TAG or read_varint(raw, pos, end)[0] > _RULE_SET_LIMIT:
+                if tag == _A_OPTIONS_TAG or read_varint(raw, pos, end)[0] > _A_RULE_SET_LIMIT:
                     return None
                 pos = skip_field(raw, pos, end, tag)
             else:
