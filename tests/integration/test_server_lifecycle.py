@@ -179,12 +179,14 @@ async def _sigkill_scenario(srv: ServerProcess) -> dict[str, Any]:
     await asyncio.sleep(0.5)
     stop.set()
     await asyncio.gather(*loops)
-    # Every connection works again (those to the dead worker reconnect).
+    # Every connection works again (those to the dead worker reconnect). A channel whose first reconnect
+    # attempt met the dying worker's socket waits out gRPC's reconnect backoff (about a second, then longer),
+    # failing calls fast meanwhile unless they wait for it to be ready, as a client riding out a restart does.
     after: Counter[str] = Counter()
     for stub in stubs:
         for i in range(10):
             try:
-                await stub.Evaluate(REQS[i], timeout=10)
+                await stub.Evaluate(REQS[i], timeout=10, wait_for_ready=True)
                 after["OK"] += 1
             except grpc.aio.AioRpcError as err:
                 after[err.code().name] += 1
