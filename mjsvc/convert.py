@@ -484,12 +484,15 @@ _RED_FIVES_NUMBER: Final = _tag(pb.Hand, "red_fives", 0) >> 3
 
 def _tiles_into(out: list[int], raw: bytes, pos: int, end: int, limit: int) -> bool:
     """Append the packed Tile values in raw[pos:end] to `out` as engine indices; False when one is not a
-    tile or `out` would pass `limit` elements (then `tiles_from_proto` or `limits.check` names it)."""
+    tile or `out` would pass `limit` elements (then `tiles_from_proto` or `limits.check` names it). A tile's
+    varint is one byte (1-34); a byte with the continuation bit (0x80 up) is over 34, so a longer value
+    is never taken for a tile."""
     while pos < end:
-        v, pos = read_varint(raw, pos, end)
+        v = raw[pos]  # a tile is one byte; anything longer is not one
         if v < 1 or v > NUM_KINDS or len(out) >= limit:
             return False
         out.append(v - 1)
+        pos += 1
     return True
 
 
