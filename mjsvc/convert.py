@@ -560,11 +560,10 @@ def read_analyze(raw: bytes) -> tuple[Hand, list[int]] | None:
                 if hand is None:
                     return None
                 pos += n
-            elif tag == _VISIBLE_ONE_TAG:
-                v, pos = read_varint(raw, pos, end)
-                if v < 1 or v > NUM_KINDS or len(visible) >= _VISIBLE_LIMIT:
+            elif tag == _VISIBLE_ONE_TAG:  # one tile, unpacked: its one byte
+                if pos >= end or not _tiles_into(visible, raw, pos, pos + 1, _VISIBLE_LIMIT):
                     return None
-                visible.append(v - 1)
+                pos += 1
             elif tag in (_A_RULE_SET_TAG, _A_OPTIONS_TAG):
                 if tag == _A_OPTIONS_TAG or read_varint(raw, pos, end)[0] > _A_RULE_SET_LIMIT:
                     return None
@@ -603,11 +602,10 @@ def _read_hand(raw: bytes, pos: int, end: int, winning: bool) -> Hand | None:
             if not 1 <= w <= NUM_KINDS:
                 return None  # not a tile (protobuf writes no zero)
             win = w - 1
-        elif tag == _CONCEALED_ONE_TAG:
-            v, pos = read_varint(raw, pos, end)
-            if v < 1 or v > NUM_KINDS or len(concealed) >= _CONCEALED_LIMIT:
+        elif tag == _CONCEALED_ONE_TAG:  # one tile, unpacked: its one byte
+            if pos >= end or not _tiles_into(concealed, raw, pos, pos + 1, _CONCEALED_LIMIT):
                 return None
-            concealed.append(v - 1)
+            pos += 1
         elif tag >> 3 == _RED_FIVES_NUMBER:
             return None
         else:

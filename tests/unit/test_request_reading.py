@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import request_mix
+from google.protobuf.message import DecodeError
 
 from engine.errors import EngineError
 from mjsvc import convert, limits
@@ -207,6 +208,15 @@ def test_fields_this_server_does_not_know_are_passed_over_and_bad_values_are_not
                   + unpacked(3, analyze.visible))
     assert pb.AnalyzeRequest.FromString(one_by_one) == analyze
     assert convert.read_analyze(one_by_one) == want_a
+    # an unpacked tile's tag last in the hand, its value cut off: the byte after the hand (the visible
+    # tiles' tag, 26 as a number) is not taken for it
+    cut_hand = unpacked(1, analyze.hand.concealed[:-1]) + pb.Hand(melds=analyze.hand.melds).SerializeToString() \
+        + bytes((1 << 3,))
+    cut = b"\x0a\x03mcr" + bytes((2 << 3 | 2, len(cut_hand))) + cut_hand + analyze.SerializeToString()[-7:]
+    assert cut[len(cut) - 7] == 3 << 3 | 2 and cut[len(cut) - 7] <= 34
+    with pytest.raises(DecodeError):
+        pb.AnalyzeRequest.FromString(cut)
+    assert convert.read_analyze(cut) is None
     # a group (a wire type proto3 no longer writes) kept unknown: left to the plain path, which answers
     group = pb.EvaluateRequest.FromString(evaluate.SerializeToString() + b"\xfb\x06\x08\x01\xfc\x06")
     assert group.SerializeToString() != evaluate.SerializeToString()
