@@ -146,11 +146,12 @@ def add_arguments(parser: argparse.ArgumentParser, environ: dict[str, str] | Non
     for name, var, text in SETTINGS:
         flag = "--" + name.replace("_", "-")
         value = _env_value(name, var, env)
+        shown = text.replace("%", "%%")  # argparse formats help strings with %: a literal one is %%
         if _TYPES[name] is bool:
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=value,
-                                help=f"{text} (env {var})")
+                                help=f"{shown} (env {var})")
         else:
-            parser.add_argument(flag, type=_TYPES[name], default=value, help=f"{text} (env {var})")
+            parser.add_argument(flag, type=_TYPES[name], default=value, help=f"{shown} (env {var})")
 
 
 def from_args(args: argparse.Namespace, environ: dict[str, str] | None = None) -> ServeConfig:
