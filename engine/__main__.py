@@ -1,4 +1,4 @@
-"""`python -m engine`: the engine for people.
+r"""`python -m engine`: the engine for people.
 
     python -m engine analyze "123m456p789s1122z"
     python -m engine analyze "23m456p789sEE" --meld pung:CCC --visible "1m4m4m"
@@ -38,9 +38,9 @@ for the rest (seven_pairs, self_draw_only, players, horse_start=1|2, horse_value
 all_pungs_multiplier ...).
 
 The referee on a hand's log (docs/referee.md), a JSON file (or - for stdin) in the proto3 JSON mapping of
-HandLog, as `mjsvc batch` takes it; rule options with --option:
+HandLog, as `mjsvc batch` takes it (docs/referee.md has an MCR hand's); rule options with --option:
     python -m engine legal --log hand.json
-    python -m engine settle --log hand.json --option fan_cap=4 --json
+    python -m engine settle --log hand.json --option convention=rulebook --json
 
 Bad input prints the error code and message on stderr and exits with status 2.
 """

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -108,3 +110,41 @@ def test_score_not_a_win_and_bad_context() -> None:
     assert out.returncode == 2 and out.stderr.startswith("error BAD_CONTEXT: seat_wind")
     out = run("score", "123m456p789s11sEE")
     assert out.returncode == 2 and out.stderr.startswith("error MISSING_WINNING_TILE: ")
+
+
+def _help_examples() -> list[str]:
+    """The example commands `python -m engine --help` prints, each with its continuation lines joined."""
+    out = run("--help")
+    assert out.returncode == 0, out.stderr
+    commands: list[str] = []
+    lines = iter(out.stdout.splitlines())
+    for line in lines:
+        if line.strip().startswith("python -m engine "):
+            command = line.strip()
+            while command.endswith("\\"):
+                command = command[:-1] + next(lines).strip()
+            commands.append(command)
+    return commands
+
+
+def test_every_example_of_the_help_runs_as_printed(tmp_path: Path) -> None:
+    """Each example as a user pastes it into a shell; the referee's read `hand.json` from the working
+    directory, here the MCR hand of docs/referee.md (the log its `settle` example reads from stdin)."""
+    page = (ROOT / "docs" / "referee.md").read_text(encoding="utf-8")
+    settle = next(line for line in page.splitlines() if line.startswith("$ echo") and "engine settle" in line)
+    (tmp_path / "hand.json").write_text(shlex.split(settle[2:])[1], encoding="utf-8")
+    commands = _help_examples()
+    assert sum(c.split()[3] in ("analyze", "score") for c in commands) >= 9
+    assert {c.split()[3] for c in commands} == {"analyze", "score", "legal", "settle"}
+    for command in commands:
+        argv = shlex.split(command)
+        assert argv[:3] == ["python", "-m", "engine"] and "\\" not in argv
+        assert "  " not in command, f"a continuation line was joined into the printed line: {command}"
+        out = installed.run([installed.python(), *argv[1:]], cwd=tmp_path, capture_output=True, timeout=60)
+        assert out.returncode == 0, f"{command}: {out.stderr}"
+        if argv[3] in ("analyze", "score"):
+            assert out.stdout.startswith("Hand: "), command
+        elif argv[3] == "legal":
+            assert out.stdout.strip() == "nobody may act: the hand has ended", command
+        else:
+            assert json.loads(out.stdout)["seats"][1] == {"seat": "WIND_SOUTH", "net": 45, "ready": False}
