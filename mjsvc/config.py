@@ -127,6 +127,12 @@ _DEFAULTS = ServeConfig()
 _TYPES = {f.name: type(getattr(_DEFAULTS, f.name)) for f in fields(ServeConfig)}
 
 
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+_KIND_NAMES = {int: "a whole number", float: "a number"}
+_MAX_PORT = 65535
+
+
 def _env_value(name: str, env: str, environ: dict[str, str]) -> Any:
     raw = environ.get(env)
     default = getattr(_DEFAULTS, name)
@@ -134,11 +140,14 @@ def _env_value(name: str, env: str, environ: dict[str, str]) -> Any:
         return default
     kind = _TYPES[name]
     if kind is bool:
-        return raw.strip().lower() in ("1", "true", "yes", "on")
+        word = raw.strip().lower()
+        if word in _TRUE or word in _FALSE:
+            return word in _TRUE
+        raise SystemExit(f"{env}={raw!r}: expected one of {', '.join(_TRUE + _FALSE)}")
     try:
         return kind(raw)
     except ValueError:
-        raise SystemExit(f"{env}={raw!r}: expected a {kind.__name__}") from None
+        raise SystemExit(f"{env}={raw!r}: expected {_KIND_NAMES.get(kind, kind.__name__)}") from None
 
 
 def add_arguments(parser: argparse.ArgumentParser, environ: dict[str, str] | None = None) -> None:
@@ -171,6 +180,9 @@ def check(cfg: ServeConfig) -> None:
             raise SystemExit(f"--{name.replace('_', '-')} must be >= 0")
     if cfg.port == 0:
         raise SystemExit("--port 0: the workers must share one fixed port")
+    for name in ("port", "metrics_port"):
+        if getattr(cfg, name) > _MAX_PORT:
+            raise SystemExit(f"--{name.replace('_', '-')} {getattr(cfg, name)}: a port is at most {_MAX_PORT}")
     if cfg.max_message_bytes <= 0 or cfg.max_concurrent_streams <= 0:
         raise SystemExit("--max-message-bytes and --max-concurrent-streams must be > 0")
     if cfg.stream_rate < 0 or cfg.grace < 0:
