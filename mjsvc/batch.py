@@ -12,10 +12,11 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 from collections.abc import Callable, Iterable
 from typing import IO, Any
+
+from mjsvc.cli_types import from_env, whole
 
 HELP = "answer JSON-lines requests (Analyze, Evaluate, ListFans, EvaluateBatch, Legal, Settle) from stdin on stdout"
 
@@ -23,7 +24,7 @@ log = logging.getLogger("mjsvc.batch")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--cache-size", type=int, default=int(os.environ.get("MJSVC_CACHE_SIZE", 65536)),
+    parser.add_argument("--cache-size", type=whole(0), default=from_env("MJSVC_CACHE_SIZE", 65536, whole(0)),
                         help="LRU cache entries (env MJSVC_CACHE_SIZE; 0 disables)")
     parser.add_argument("--compact", action=argparse.BooleanOptionalAction, default=False,
                         help="leave out fields at their default value (false, 0, []) instead of printing them")

@@ -18,8 +18,8 @@ from mjsvc.loadgen.cli import HELP, RequestSampler, add_arguments, config_from_a
 from mjsvc.loadgen.report import Stats, format_report, percentile, summary_ms
 from mjsvc.loadgen.simulation import Config, Table, claimed_from, run_async, run_config
 from mjsvc.loadgen.table import Pacer, RunState
-from mjsvc.loadgen.transport import SANITY, CallFailed, StreamClient, UnaryClient, make_channel
+from mjsvc.loadgen.transport import SANITY, CallFailed, StreamClient, UnaryClient, Unreachable, make_channel
 
 __all__ = ["HELP", "SANITY", "CallFailed", "Config", "Pacer", "RequestSampler", "RunState", "Stats", "StreamClient",
-           "Table", "UnaryClient", "add_arguments", "claimed_from", "config_from_args", "format_report", "main",
-           "make_channel", "percentile", "run", "run_async", "run_config", "summary_ms", "write_request_files"]
+           "Table", "UnaryClient", "Unreachable", "add_arguments", "claimed_from", "config_from_args", "format_report",
+           "main", "make_channel", "percentile", "run", "run_async", "run_config", "summary_ms", "write_request_files"]

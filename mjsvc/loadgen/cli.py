@@ -14,9 +14,11 @@ from typing import Any
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from mjsvc.cli_types import number, whole
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.loadgen.report import format_report
 from mjsvc.loadgen.simulation import WIN, Config, run_config
+from mjsvc.loadgen.transport import Unreachable
 from mjsvc.service_config import several_hosts
 
 HELP = "play N simulated tables of MCR against a server and report throughput, latency and errors"
@@ -82,24 +84,29 @@ def write_request_files(sampler: RequestSampler, out: Path) -> dict[str, int]:
 
 
 
+_over_0 = number(0, low_allowed=False)
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target", default="127.0.0.1:50051",
                    help="server HOST:PORT, or several hosts as a gRPC target the published service config "
                         "balances with round_robin: HOST:PORT,HOST:PORT (made an ipv4:/ipv6: list), "
                         "ipv4:10.0.0.2:50051,10.0.0.3:50051 or dns:///NAME:PORT (default %(default)s)")
-    p.add_argument("--tables", type=int, default=200, help="tables playing at once (default %(default)s)")
-    p.add_argument("--connections", type=int, default=8, help="gRPC channels, each its own TCP connection")
+    p.add_argument("--tables", type=whole(1), default=200, help="tables playing at once (default %(default)s)")
+    p.add_argument("--connections", type=whole(1), default=8, help="gRPC channels, each its own TCP connection")
     p.add_argument("--game", choices=("mcr", "riichi", "riichi3", "sichuan"), default="mcr",
                    help="mcr: the MCR simulator (Evaluate, Analyze); riichi, riichi3 (three players), sichuan: "
                         "tables refereed by the server, every step a Legal call on the hand's log, each hand "
                         "settled (default %(default)s)")
     p.add_argument("--mode", choices=("stream", "unary"), default="stream",
                    help="one Play stream per table, or unary Evaluate/Analyze calls")
-    p.add_argument("--duration", type=float, default=None, help="seconds to run (default 60 unless --games)")
-    p.add_argument("--games", type=int, default=None, help="stop after this many games in all")
-    p.add_argument("--rate", type=float, default=None, help="offered load in calls/s over all tables (open loop)")
+    p.add_argument("--duration", type=_over_0, default=None, help="seconds to run (default 60 unless --games)")
+    p.add_argument("--games", type=whole(1), default=None, help="stop after this many games in all")
+    p.add_argument("--rate", type=_over_0, default=None, help="offered load in calls/s over all tables (open loop)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--timeout", type=float, default=10.0, help="per-call deadline in seconds (unary)")
+    p.add_argument("--timeout", type=_over_0, default=10.0,
+                   help="per-call deadline in seconds (unary), and how long to wait for the server to connect "
+                        "and open the tables' streams at start")
     p.add_argument("--json", type=Path, default=None, help="write the report as JSON to this path")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.add_argument("--dump-requests", type=Path, default=None, metavar="DIR",
@@ -131,14 +138,18 @@ def run(args: argparse.Namespace) -> int:
     """Entry point for `mjsvc loadgen`; exit status 1 when any call failed or any answer was wrong."""
     cfg = config_from_args(args)
     sampler = RequestSampler(cfg.seed) if args.dump_requests else None
-    if args.spawn_server:
-        from mjsvc.launcher import local_server
+    try:
+        if args.spawn_server:
+            from mjsvc.launcher import local_server
 
-        with local_server(workers=os.cpu_count() or 1) as server:
-            cfg.target = server.target
+            with local_server(workers=os.cpu_count() or 1) as server:
+                cfg.target = server.target
+                report = run_config(cfg, sampler)
+        else:
             report = run_config(cfg, sampler)
-    else:
-        report = run_config(cfg, sampler)
+    except Unreachable as e:
+        print(f"mjsvc loadgen: {e}", file=sys.stderr)
+        return 1
     print(format_report(report))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -35,7 +35,7 @@ from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
 from mjsvc.loadgen.referee_game import RefereeTable
 from mjsvc.loadgen.report import Stats, progress
 from mjsvc.loadgen.table import BaseTable, Client, Pacer, Recorder, RunState
-from mjsvc.loadgen.transport import StreamClient, UnaryClient, make_channel
+from mjsvc.loadgen.transport import StreamClient, UnaryClient, Unreachable, make_channel
 from mjsvc.service_config import target
 
 WIN = "win"  # what a recorder is told, with the Evaluate request, when a win is declared
@@ -269,7 +269,11 @@ async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats 
     """Run the simulator; `stats`, if given, collects the raw measurements for the caller to read."""
     channels = [make_channel(target(cfg.target), cfg.retries) for _ in range(max(1, cfg.connections))]
     try:
-        await asyncio.wait_for(asyncio.gather(*(ch.channel_ready() for ch in channels)), timeout=cfg.timeout)
+        try:
+            await asyncio.wait_for(asyncio.gather(*(ch.channel_ready() for ch in channels)), timeout=cfg.timeout)
+        except TimeoutError:
+            raise Unreachable(f"no server at {cfg.target} could be connected to within {cfg.timeout:g} s "
+                              "(--timeout)") from None
         if cfg.connect_settle > 0:
             # A channel is ready with its first address; give round_robin time to reach (and health-check)
             # every other one before the streams are opened, or they would all go to the first host.
@@ -278,7 +282,11 @@ async def run_async(cfg: Config, recorder: Recorder | None = None, stats: Stats 
                                  else UnaryClient(channels[i % len(channels)], cfg.timeout) for i in range(cfg.tables)]
         # Tables are seated before the clock starts, as a game server's tables are connected before
         # they play: 200 streams set up in the same instant would be a connection storm, not play.
-        await asyncio.wait_for(asyncio.gather(*(c.open() for c in clients)), timeout=cfg.timeout)
+        try:
+            await asyncio.wait_for(asyncio.gather(*(c.open() for c in clients)), timeout=cfg.timeout)
+        except TimeoutError:
+            raise Unreachable(f"the server at {cfg.target} did not open the tables' {cfg.tables} streams "
+                              f"within {cfg.timeout:g} s (--timeout)") from None
         if cfg.settle > 0:
             await asyncio.sleep(cfg.settle)
         stats = stats if stats is not None else Stats()

@@ -26,6 +26,11 @@ class CallFailed(Exception):
         self.broken = broken
 
 
+class Unreachable(Exception):
+    """No server to play against: the channels did not connect, or the tables' streams did not open, within
+    the run's `timeout`."""
+
+
 class Stopped(Exception):
     """The run's time or game budget is spent; unwinds the game in progress."""
 

@@ -24,12 +24,14 @@ def _env(name: str, default: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from mjsvc.cli_types import from_env, number, port, whole
     from mjsvc.web.gateway import WebConfig
 
     d = WebConfig()
+    seconds = number(0, low_allowed=False)
     parser.add_argument("--host", default=_env("MJSVC_WEB_HOST", d.host),
                         help="address the HTTP port binds to (env MJSVC_WEB_HOST)")
-    parser.add_argument("--port", type=int, default=int(_env("MJSVC_WEB_PORT", str(d.port))),
+    parser.add_argument("--port", type=port, default=from_env("MJSVC_WEB_PORT", d.port, port),
                         help="HTTP port (0: any free port, printed at start) (env MJSVC_WEB_PORT)")
     parser.add_argument("--target", default=_env("MJSVC_WEB_TARGET", d.target),
                         help="address of the gRPC server calls are forwarded to (env MJSVC_WEB_TARGET)")
@@ -42,14 +44,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--playground", default=_env("MJSVC_WEB_PLAYGROUND", default_page),
                         help="directory of the built playground page; '' serves none (env MJSVC_WEB_PLAYGROUND; "
                              "default: the checkout's clients/web/dist when built)")
-    parser.add_argument("--max-message-bytes", type=int,
-                        default=int(_env("MJSVC_MAX_MESSAGE_BYTES", str(d.max_message_bytes))),
+    parser.add_argument("--max-message-bytes", type=whole(1),
+                        default=from_env("MJSVC_MAX_MESSAGE_BYTES", d.max_message_bytes, whole(1)),
                         help="largest request message, in bytes (env MJSVC_MAX_MESSAGE_BYTES)")
-    parser.add_argument("--deadline", type=float, default=float(_env("MJSVC_WEB_DEADLINE", str(d.deadline))),
+    parser.add_argument("--deadline", type=seconds, default=from_env("MJSVC_WEB_DEADLINE", d.deadline, seconds),
                         help="seconds a forwarded call may take, and the cap on a client's grpc-timeout "
                              "(env MJSVC_WEB_DEADLINE)")
-    parser.add_argument("--max-connections", type=int,
-                        default=int(_env("MJSVC_WEB_MAX_CONNECTIONS", str(d.max_connections))),
+    parser.add_argument("--max-connections", type=whole(1),
+                        default=from_env("MJSVC_WEB_MAX_CONNECTIONS", d.max_connections, whole(1)),
                         help="HTTP connections open at once; at the cap a new one closes the connection that has "
                              "waited longest for its request, or is answered 503 when every one is busy "
                              "(env MJSVC_WEB_MAX_CONNECTIONS)")

@@ -1,0 +1,64 @@
+"""The value types the commands' flags share (`mjsvc batch`, `loadgen`, `web`): a value a command cannot use
+is refused by argparse before anything starts, naming the flag (exit status 2); a default taken from an
+environment variable is held to the same type, naming the variable (exit status 1). `mjsvc serve`'s settings
+(`mjsvc.config`) follow the same rules."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T", int, float)
+
+MAX_PORT = 65535
+
+
+def whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """A whole number from `low` up to `high` (no upper bound when None)."""
+    bounds = f"from {low} to {high}" if high is not None else f"of at least {low}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{value} is out of range: a whole number {bounds}")
+        return value
+
+    parse.__name__ = "whole number"  # argparse names the type in its own messages
+    return parse
+
+
+def number(low: float, *, low_allowed: bool = True) -> Callable[[str], float]:
+    """A finite number at least `low` (over it, when `low_allowed` is false)."""
+    bounds = f"{'at least' if low_allowed else 'over'} {low:g}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value != value or value in (float("inf"), float("-inf")) or value < low or (
+                value == low and not low_allowed):
+            raise argparse.ArgumentTypeError(f"{text} is out of range: a number {bounds}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+port = whole(0, MAX_PORT)
+
+
+def from_env(name: str, default: T, parse: Callable[[str], T]) -> T:
+    """The variable `name` read with `parse` (its flag's type), or `default` when it is unset or empty."""
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return parse(raw)
+    except argparse.ArgumentTypeError as e:
+        raise SystemExit(f"{name}={raw!r}: {e}") from None
