@@ -36,7 +36,7 @@ from collections.abc import Collection, Sequence
 from itertools import permutations
 from typing import Final
 
-from engine.errors import TileCountError
+from engine.errors import TileCountError, TooManyCopiesError
 from engine.hand import Hand
 from engine.registry import REGISTRY
 from engine.results import Analysis, DiscardOption, TileCount
@@ -44,7 +44,7 @@ from engine.shapes import COMPLETE_SUITS, ShapeKind, _suit_splits_dfs, is_comple
 from engine.tables import TABLES
 from engine.tables.loader import SuitTable
 from engine.tile_kinds import NUM_KINDS, SEARCH_MAX_TILES, TERMINALS_AND_HONORS, suit_of
-from engine.tiles import to_counts
+from engine.tiles import format_tile, to_counts
 
 Key = tuple[int, ...]  # nine counts for a suit, seven for the honours
 # A part's additions (`_plus`): its plus id, and the ranks whose addition leads to each other class.
@@ -797,6 +797,31 @@ def shanten_by_shape_for(hand: Hand, shapes: frozenset[ShapeKind] | None = None,
     return dict(_allowed(_by_shape(keys, infos, len(hand.melds), allow_quad_pairs), shapes))
 
 
+_EVERY_SHAPE: Final = frozenset(ShapeKind)
+
+
+def held_counts(hand: Hand) -> list[int]:
+    """Copies of each kind the player holds: concealed (with any winning tile) and in melds."""
+    held = to_counts(hand.all_concealed())
+    for meld in hand.melds:
+        for t in meld.tiles:
+            held[t] = held[t] + 1
+    return held
+
+
+def seen_counts(held: Sequence[int], visible: Sequence[int]) -> list[int]:
+    """Copies of each kind in `visible`; a kind seen and held more than four times in all is refused
+    (TOO_MANY_COPIES on `visible`): the table cannot show it, so the count of what is left would be made up."""
+    if not visible:
+        return [0] * NUM_KINDS
+    seen = to_counts(visible)
+    for t in range(NUM_KINDS):
+        if seen[t] and held[t] + seen[t] > 4:
+            raise TooManyCopiesError(f"visible: {format_tile(t)} {seen[t]} times, with the {held[t]} held that "
+                                     f"makes {held[t] + seen[t]}; a kind has 4 copies", "visible")
+    return seen
+
+
 def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _ALL_KINDS,
             allow_quad_pairs: bool = True, shapes: frozenset[ShapeKind] | None = None) -> Analysis:
     """Shanten, waits and useful tiles of a 13-tile hand; discard advice for a 14-tile one.
@@ -814,13 +839,17 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
     for meld in hand.melds:
         for t in meld.tiles:
             held[t] = held[t] + 1
-    seen = to_counts(visible) if visible else [0] * NUM_KINDS
+    seen = seen_counts(held, visible)
     if size == 13:
         shanten, shanten_by_shape, waits13, useful13, same = _thirteen(c, m, allow_quad_pairs, shapes)
         wait_tc = _tile_counts(waits13, tile_kinds, held, seen)
         useful_tc = wait_tc if same else _tile_counts(useful13, tile_kinds, held, seen)
         return Analysis(shanten, shanten_by_shape, wait_tc, useful_tc, sum(t.remaining for t in useful_tc))
     keys, infos = _parts(c)
+    if shapes is None and not allow_quad_pairs:
+        # `_attaining` (every shape, no set given) counts seven pairs' kinds only with four-as-two-pairs
+        # allowed; every rule set that forbids it names its shapes, and any other caller gets them named.
+        shapes = _EVERY_SHAPE
     by_shape = _by_shape(keys, infos, m, allow_quad_pairs)
     if shapes is not None:
         by_shape = _allowed(by_shape, shapes)
@@ -959,6 +988,10 @@ def _thirteen(c: list[int], m: int, allow_quad_pairs: bool, shapes: frozenset[Sh
     if found is not None:
         return found
     keys, infos = _parts(c)
+    if shapes is None and not allow_quad_pairs:
+        # `_attaining` (every shape, no set given) counts seven pairs' kinds only with four-as-two-pairs
+        # allowed; every rule set that forbids it names its shapes, and any other caller gets them named.
+        shapes = _EVERY_SHAPE
     by_shape = _by_shape(keys, infos, m, allow_quad_pairs)
     if shapes is not None:
         by_shape = _allowed(by_shape, shapes)

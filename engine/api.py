@@ -51,6 +51,8 @@ def analyze(hand: Hand, visible: Sequence[int] = (), rule_set: str = "", options
     if not validated:
         check_tiles(visible, "visible")
     if rs.analyze is not None:  # the rule set's own Analyze (guangdong: ghosts as wildcards)
+        if visible:
+            analysis.seen_counts(analysis.held_counts(hand), visible)  # more copies than a kind has: refused
         return rs.analyze(hand, visible, opts)
     shapes = None if rs.shapes == ALL_SHAPES else rs.shapes
     return analysis.analyze(hand, visible, tile_kinds=rs.tiles, allow_quad_pairs=rs.allow_quad_pairs, shapes=shapes)

@@ -222,6 +222,26 @@ def test_analyze_error(stub: mahjong_pb2_grpc.MahjongEngineStub) -> None:
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
 
 
+@pytest.mark.parametrize("rule_set", ["mcr", "riichi", "sichuan", "hk", "guangdong", "mcr2p"])
+def test_analyze_refuses_a_kind_seen_and_held_more_than_four_times(stub: mahjong_pb2_grpc.MahjongEngineStub,
+                                                                   rule_set: str) -> None:
+    """1m held three times (nine gates) and seen twice: the table has four. Every rule set (four have an
+    Analyze of their own), through the service's one-pass reading of the request; seen once, it answers:
+    no 1m left."""
+    hand = pb.Hand(concealed=T("1112345678999m"))
+    with pytest.raises(grpc.RpcError) as info:
+        stub.Analyze(pb.AnalyzeRequest(rule_set=rule_set, hand=hand, visible=T("11m")), timeout=10)
+    assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert info.value.details() == "visible: 1m 2 times, with the 3 held that makes 5; a kind has 4 copies"
+    status = rpc_status.from_call(info.value)
+    error_info = error_details_pb2.ErrorInfo()
+    assert status is not None and status.details[0].Unpack(error_info)
+    assert (error_info.reason, error_info.metadata["field"]) == ("TOO_MANY_COPIES", "visible")
+    answer = stub.Analyze(pb.AnalyzeRequest(rule_set=rule_set, hand=hand, visible=T("1m")), timeout=10)
+    one = [w for w in answer.waits if w.tile == pb.TILE_M1]
+    assert one and one[0].remaining == 0
+
+
 def test_unexpected_exception_is_internal_without_trace(server: ServerProcess,
                                                         stub: mahjong_pb2_grpc.MahjongEngineStub) -> None:
     with pytest.raises(grpc.RpcError) as info:

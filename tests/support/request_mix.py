@@ -1,8 +1,9 @@
 """Random Evaluate and Analyze requests for the tests of the one-pass reading (`mjsvc.convert.read_evaluate`,
 `read_analyze`) against the plain path: mostly usual ones, drawn from small pools of melds and contexts so
-that most are seen again, the others over a limit in one limited field or another, with bad tiles, red fives,
-options, bad melds, bad winds, fields this server does not know (of each wire type, in the request and in
-its hand) or a rule set name of two-byte characters."""
+that most are seen again (an Analyze's visible tiles mostly from the wall its hand leaves), the others over
+a limit in one limited field or another, with bad tiles, red fives, options, bad melds, bad winds, fields
+this server does not know (of each wire type, in the request and in its hand) or a rule set name of
+two-byte characters."""
 
 from __future__ import annotations
 
@@ -95,6 +96,15 @@ def _extras(rng: random.Random, req: Any) -> Any:
     return req
 
 
+def _unseen(rng: random.Random, hand: pb.Hand, n: int) -> list[int]:
+    """`n` tiles of the wall the hand leaves (a hand with a bad tile or too many copies leaves what it can)."""
+    wall = [t for t in range(1, 35) for _ in range(4)]
+    for t in [*hand.concealed, *(t for m in hand.melds for t in m.tiles), hand.winning_tile]:
+        if t in wall:
+            wall.remove(t)
+    return rng.sample(wall, n)
+
+
 def requests(rng: random.Random, n: int) -> list[pb.EvaluateRequest | pb.AnalyzeRequest]:
     out: list[pb.EvaluateRequest | pb.AnalyzeRequest] = []
     for _ in range(n):
@@ -107,7 +117,9 @@ def requests(rng: random.Random, n: int) -> list[pb.EvaluateRequest | pb.Analyze
         else:
             req = pb.AnalyzeRequest(rule_set=rule_set, hand=_hand(rng, rng.choice((13, 14))))
             roll = rng.random()
-            if roll < 0.3:
+            if roll < 0.25:
+                req.visible.extend(_unseen(rng, req.hand, rng.randint(1, 40)))
+            elif roll < 0.3:  # any tiles: some kinds seen and held more than four times (TOO_MANY_COPIES)
                 req.visible.extend([rng.randint(1, 34) for _ in range(rng.randint(1, 40))])
             elif roll < 0.34:
                 req.visible.extend([rng.randint(1, 34) for _ in range(137)])

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from engine import analysis
-from engine.errors import TileCountError
+from engine.errors import TileCountError, TooManyCopiesError
 from engine.hand import Hand, kong, make_hand, pung
 from engine.shapes import ShapeKind, is_complete_counts, suit_splits
 from engine.tiles import NUM_KINDS, TERMINALS_AND_HONORS, parse_tiles, to_counts
@@ -43,6 +43,14 @@ def oracle13(counts: list[int], melds: int) -> int:
 
 def tiles_of(counts: list[int]) -> list[int]:
     return [t for t, n in enumerate(counts) for _ in range(n)]
+
+
+def unseen(rng: random.Random, hand: Hand, n: int) -> list[int]:
+    """`n` tiles of the wall the hand leaves: what a table can show besides the player's own tiles."""
+    left = list(WALL)
+    for t in [*hand.all_concealed(), *(t for m in hand.melds for t in m.tiles)]:
+        left.remove(t)
+    return rng.sample(left, n)
 
 
 def random_concealed(rng: random.Random, size: int) -> list[int]:
@@ -207,8 +215,26 @@ def test_waiting_hand_analysis_counts_remaining_copies() -> None:
     assert [(w.tile, w.remaining, w.all_copies_held) for w in a.waits] == [(27, 1, False), (28, 0, False)]
     assert a.useful_tiles == a.waits and a.useful_count == 1
     assert dict(a.shanten_by_shape)[ShapeKind.STANDARD] == 0
-    # More copies listed as visible than exist: the count floors at 0.
-    assert all(w.remaining == 0 for w in analysis.analyze(hand, parse_tiles("EEESSS")).waits)
+    # More copies seen than the table has, with those held: refused, naming the kind and the field.
+    with pytest.raises(TooManyCopiesError, match="visible: E 3 times, with the 2 held that makes 5") as err:
+        analysis.analyze(hand, parse_tiles("EEESS"))
+    assert err.value.field == "visible"
+    assert [w.remaining for w in analysis.analyze(hand, parse_tiles("EESS")).waits] == [0, 0]  # four: none left
+
+
+def test_discard_advice_without_four_as_two_pairs_and_no_shapes_named() -> None:
+    """Every shape and seven pairs of seven kinds (no rule set asks this: those that forbid a four as two
+    pairs name their shapes): discarding 8m from 44m 5m 666m 8888m 99m 11s leaves five pairs of six kinds,
+    seven pairs two away, so the useful tiles are the standard shape's. They were every kind not held (the
+    seven-kinds term was left out), which only a random case of the test below found."""
+    tiles = parse_tiles("445666888899m11s")
+    a = analysis.analyze(make_hand(tiles, sizes=(14,)), (), allow_quad_pairs=False)
+    option = next(o for o in a.discards if o.tile == 7)
+    rest = list(tiles)
+    rest.remove(7)
+    own = analysis.analyze(make_hand(rest, sizes=(13,)), (7,), allow_quad_pairs=False)
+    assert own.shanten == option.shanten == 1 and dict(own.shanten_by_shape)[ShapeKind.SEVEN_PAIRS] == 2
+    assert [t.tile for t in option.useful_tiles] == [t.tile for t in own.useful_tiles] == parse_tiles("34569m1s")
 
 
 def test_wait_on_a_tile_the_player_holds_four_times() -> None:
@@ -428,11 +454,11 @@ def test_kept_thirteen_tile_analyses_answer_as_fresh_ones() -> None:
             continue
         cases.append(make_hand(tiles, melds, sizes=(13,)))
 
-    def visible() -> list[int]:
-        return [rng.randrange(NUM_KINDS) for _ in range(rng.randint(0, 40))]
+    def visible(hand: Hand) -> list[int]:
+        return unseen(rng, hand, rng.randint(0, 40))
 
     kinds = frozenset(range(27))
-    asks = [(h, rng.choice(shape_sets), rng.random() < 0.5, visible(),
+    asks = [(h, rng.choice(shape_sets), rng.random() < 0.5, visible(h),
              kinds if rng.random() < 0.2 else analysis._ALL_KINDS) for h in cases for _ in range(4)]
     analysis._HAND13.clear()
     kept = [analysis.analyze(h, v, k, quads, shapes) for h, shapes, quads, v, k in asks]
@@ -479,8 +505,9 @@ def test_discard_advice_answers_as_each_discards_own_analysis() -> None:
             continue
         shapes, quads = rng.choice(shape_sets), rng.random() < 0.5
         kinds = frozenset(range(27)) if rng.random() < 0.2 else analysis._ALL_KINDS
-        visible = [rng.randrange(NUM_KINDS) for _ in range(rng.randint(0, 30))]
-        a = analysis.analyze(make_hand(tiles, melds, sizes=(14,)), visible, kinds, quads, shapes)
+        hand = make_hand(tiles, melds, sizes=(14,))
+        visible = unseen(rng, hand, rng.randint(0, 30))
+        a = analysis.analyze(hand, visible, kinds, quads, shapes)
         assert sorted(o.tile for o in a.discards) == sorted(set(tiles))
         fours += max(to_counts(tiles)) == 4
         melded += bool(melds)
