@@ -4,7 +4,8 @@ Input line: `{"method": "Evaluate", "request": {...}}` with the request in the p
 (an optional `"id"` is echoed back). Output line: `{"response": {...}}` with proto field names kept,
 or `{"error": {"code": "INVALID_ARGUMENT", "reason": "TILE_COUNT", "message": "...", "field": "..."}}`.
 A bad line (malformed JSON, unknown method, a request that does not parse, an engine error, even an
-unexpected failure) gives an error line and the batch goes on.
+unexpected failure) gives an error line and the batch goes on. A line over `--max-line-bytes` is not read
+into memory: it is passed over and answered with LIMIT_EXCEEDED.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import argparse
 import json
 import logging
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from mjsvc.cli_types import from_env, whole
@@ -22,10 +23,38 @@ HELP = "answer JSON-lines requests (Analyze, Evaluate, ListFans, EvaluateBatch, 
 
 log = logging.getLogger("mjsvc.batch")
 
+DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024
+_SKIP_CHUNK = 1024 * 1024  # bytes read at a time while passing over a line that is too long
+
+
+def bounded_lines(stream: IO[bytes], limit: int) -> Iterator[str | int]:
+    """The stream's lines, each decoded (a byte that is not UTF-8 becomes U+FFFD, so the line is refused
+    as JSON or names nothing), or, for a line over `limit` bytes (its newline not counted), its size: the
+    line is read past in chunks, never held whole."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not (len(line) == limit + 1 and line.endswith(b"\n")):
+            size = len(line)
+            while not line.endswith(b"\n"):
+                line = stream.readline(_SKIP_CHUNK)
+                if not line:
+                    break
+                size += len(line)
+            yield size - 1 if line.endswith(b"\n") else size
+            continue
+        yield line.decode("utf-8", errors="replace")
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cache-size", type=whole(0), default=from_env("MJSVC_CACHE_SIZE", 65536, whole(0)),
                         help="LRU cache entries (env MJSVC_CACHE_SIZE; 0 disables)")
+    parser.add_argument("--max-line-bytes", type=whole(1),
+                        default=from_env("MJSVC_BATCH_MAX_LINE_BYTES", DEFAULT_MAX_LINE_BYTES, whole(1)),
+                        help="longest input line, in bytes; a longer one is passed over without being held in "
+                             "memory and answered with LIMIT_EXCEEDED (env MJSVC_BATCH_MAX_LINE_BYTES; "
+                             "default 32 MiB, eight times the server's message limit, as JSON is wordier)")
     parser.add_argument("--compact", action=argparse.BooleanOptionalAction, default=False,
                         help="leave out fields at their default value (false, 0, []) instead of printing them")
 
@@ -99,10 +128,17 @@ class BatchRunner:
             always_print_fields_with_no_presence=not self._compact)
         return out
 
-    def run(self, lines: Iterable[str], out: IO[str]) -> int:
+    def run(self, lines: Iterable[str | int], out: IO[str], max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> int:
+        """Answer each line (a str); an int is the size of a line `bounded_lines` passed over."""
         n = 0
         for line in lines:
-            out.write(json.dumps(self.answer(line), ensure_ascii=False, separators=(",", ":")) + "\n")
+            if isinstance(line, int):
+                answer = self._failure("INVALID_ARGUMENT", self._errors.LIMIT_EXCEEDED,
+                                       f"line: {line} bytes, the limit is {max_line_bytes} (--max-line-bytes)",
+                                       "line")
+            else:
+                answer = self.answer(line)
+            out.write(json.dumps(answer, ensure_ascii=False, separators=(",", ":")) + "\n")
             out.flush()  # a program driving us line by line must see each answer at once
             n += 1
         return n
@@ -110,5 +146,6 @@ class BatchRunner:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    BatchRunner(args.cache_size, compact=args.compact).run(sys.stdin, sys.stdout)
+    BatchRunner(args.cache_size, compact=args.compact).run(bounded_lines(sys.stdin.buffer, args.max_line_bytes),
+                                                           sys.stdout, args.max_line_bytes)
     return 0

@@ -142,3 +142,43 @@ def test_cli_imports_only_the_chosen_subcommand() -> None:
             "print(sorted(m for m in ('grpc', 'engine.shapes', 'mjsvc.loadgen') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_line_over_the_limit_is_refused_and_the_batch_goes_on() -> None:
+    fans = line("ListFans", {"rule_set": "hk"})
+    at_limit = "x" * 100  # 100 bytes: read, and not JSON
+    out = run_batch([fans, at_limit, "y" * 101, "z" * 5000, fans], "--max-line-bytes", "100", "--compact")
+    assert out[0]["response"]["rule_set"] == out[4]["response"]["rule_set"] == "hk"
+    assert out[1]["error"]["reason"] == "MALFORMED_JSON"
+    for answer, size in ((out[2], 101), (out[3], 5000)):
+        assert answer == {"error": {"code": "INVALID_ARGUMENT", "reason": "LIMIT_EXCEEDED", "field": "line",
+                                    "message": f"line: {size} bytes, the limit is 100 (--max-line-bytes)"}}
+
+
+def test_a_line_over_the_limit_is_never_held_in_memory() -> None:
+    """200 MB on one line, then a request: answered in order, the batch's peak memory far below the line's
+    size (it is read past in chunks of 1 MiB). The peak is measured by a fresh parent whose only child
+    is the batch."""
+    measure = ("import resource, subprocess, sys; "
+               "subprocess.run(sys.argv[1:], check=True); "
+               "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)")
+    request = line("ListFans", {"rule_set": "riichi"}).replace("'", "")
+    shell = (f"{{ head -c 200000000 /dev/zero | tr '\\0' y; printf '\\n%s\\n' '{request}'; }} | "
+             f"{installed.python()} -c '{measure}' {installed.script('mjsvc')} batch --max-line-bytes 1000000")
+    proc = installed.run(["bash", "-c", shell], capture_output=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(o) for o in proc.stdout.splitlines()]
+    assert [o.get("error", {}).get("reason") for o in out] == ["LIMIT_EXCEEDED", None]
+    assert out[0]["error"]["message"].startswith("line: 200000000 bytes")
+    assert out[1]["response"]["rule_set"] == "riichi"
+    peak_kib = int(proc.stderr.strip().splitlines()[-1])
+    assert peak_kib < 150_000, peak_kib  # the line alone is 195,313 KiB
+
+
+def test_a_byte_that_is_not_utf8_is_a_bad_line_not_a_failed_batch() -> None:
+    request = line("ListFans", {"rule_set": "mcr"})
+    shell = f"printf '\\xff\\xfe{{}}\\n%s\\n' '{request}' | {installed.script('mjsvc')} batch"
+    proc = installed.run(["bash", "-c", shell], capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(o) for o in proc.stdout.splitlines()]
+    assert out[0]["error"]["reason"] == "MALFORMED_JSON" and out[1]["response"]["rule_set"] == "mcr"
