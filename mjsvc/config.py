@@ -174,6 +174,8 @@ def from_args(args: argparse.Namespace, environ: dict[str, str] | None = None) -
 def check(cfg: ServeConfig) -> None:
     if bool(cfg.tls_cert) != bool(cfg.tls_key):
         raise SystemExit("TLS needs both --tls-cert and --tls-key")
+    if cfg.tls_cert:
+        check_tls_files(cfg.tls_cert, cfg.tls_key)
     for name in ("port", "metrics_port", "workers", "cache_size", "cache_bytes", "max_concurrent_rpcs", "max_batch",
                  "max_streams", "stream_idle_timeout", "shed_above", "max_queued_calls", "max_queue_time"):
         if getattr(cfg, name) < 0:
@@ -193,6 +195,26 @@ def check(cfg: ServeConfig) -> None:
         raise SystemExit("--max-connection-idle must be >= 0")
     if cfg.max_connection_age < 0 or cfg.max_connection_age_grace < 0:
         raise SystemExit("--max-connection-age and --max-connection-age-grace must be >= 0")
+
+
+def check_tls_files(cert: str, key: str) -> None:
+    """The certificate chain and key load, and belong together, before any worker starts: otherwise each
+    worker would fail at start and be restarted forever. Checked with the ssl module, as the supervisor
+    creates no gRPC object."""
+    import ssl
+
+    for flag, path in (("--tls-cert", cert), ("--tls-key", key)):
+        try:
+            with open(path, "rb"):
+                pass
+        except OSError as err:
+            raise SystemExit(f"{flag} {path}: cannot be read: {err.strerror}") from None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:  # an encrypted key is refused (gRPC takes none), never asked for on the terminal
+        context.load_cert_chain(cert, key, password=lambda: b"")
+    except (OSError, ValueError) as err:  # ssl.SSLError is an OSError: not PEM, or not the certificate's key
+        raise SystemExit(f"--tls-cert {cert}, --tls-key {key}: not a PEM certificate chain and its unencrypted "
+                         f"private key ({err})") from None
 
 
 def markdown_table() -> str:

@@ -228,7 +228,11 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=cfg.log_level.upper(), format=LOG_FORMAT)
     check_port_free(cfg.host, cfg.port)
     suit_tables.prepare()  # before the workers start: they map the file it names
-    metrics_dir, created = prepare_metrics_dir(cfg.metrics_dir)
+    try:
+        metrics_dir, created = prepare_metrics_dir(cfg.metrics_dir)
+    except OSError as err:
+        raise SystemExit(f"--metrics-dir {cfg.metrics_dir}: cannot be used as the metrics directory: "
+                         f"{err.strerror}") from None
     # Set before prometheus_client is imported here and inherited by the spawned workers.
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     for name, value in WORKER_MALLOC.items():  # an operator's own values win

@@ -1,14 +1,19 @@
 """`mjsvc serve` refuses a setting it cannot use at start, naming it, with status 1 and no traceback: a
-number that is not one, a port out of range, an on/off variable that is neither (it was read as off)."""
+number that is not one, a port out of range, an on/off variable that is neither (it was read as off), TLS
+files that cannot be loaded (each worker died at start and was restarted forever), a metrics directory it
+cannot make (a traceback)."""
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import subprocess
+from pathlib import Path
 
 import installed
 import pytest
 
-from mjsvc import config
+from mjsvc import config, launcher
 
 
 @pytest.mark.parametrize(("env", "args", "message"), [
@@ -44,3 +49,47 @@ def test_a_flag_wins_over_its_variable_and_the_edges_of_a_port_are_taken() -> No
     assert _parse({"MJSVC_PORT": "1"}).port == 1
     assert _parse({"MJSVC_METRICS_PORT": "0"}).metrics_port == 0
     assert _parse({"MJSVC_BATCH_HELPER_THREADS": ""}).batch_helper_threads is True  # empty: the default
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return installed.run([installed.script("mjsvc"), "serve", "--port", str(launcher.free_port()), "--metrics-port",
+                          "0", *args], capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+
+
+def _certificate(openssl: str, directory: Path, name: str, *key_args: str) -> tuple[Path, Path]:
+    cert, key = directory / f"{name}.pem", directory / f"{name}.key"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", *key_args, "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=localhost"], check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
+def test_tls_files_it_cannot_use_are_refused_before_any_worker_starts(tmp_path: Path) -> None:
+    """Each worker loads them at start: before this check, each died and was restarted forever."""
+    openssl = shutil.which("openssl")
+    if not openssl:
+        pytest.skip("openssl is needed to make test certificates")
+    cert, key = _certificate(openssl, tmp_path, "a", "-nodes")
+    other_cert, _ = _certificate(openssl, tmp_path, "b", "-nodes")
+    locked_cert, locked_key = _certificate(openssl, tmp_path, "c", "-passout", "pass:secret")
+    junk = tmp_path / "junk.pem"
+    junk.write_text("not a certificate\n")
+    cases = [((str(tmp_path / "none.pem"), str(key)), f"--tls-cert {tmp_path / 'none.pem'}: cannot be read: No such"),
+             ((str(cert), str(tmp_path / "none.key")), f"--tls-key {tmp_path / 'none.key'}: cannot be read: No such"),
+             ((str(junk), str(key)), f"--tls-cert {junk}, --tls-key {key}: not a PEM certificate chain"),
+             ((str(other_cert), str(key)), f"--tls-cert {other_cert}, --tls-key {key}: not a PEM certificate chain"),
+             ((str(locked_cert), str(locked_key)), f"--tls-cert {locked_cert}, --tls-key {locked_key}: not a PEM")]
+    for (cert_path, key_path), message in cases:
+        out = _serve("--tls-cert", cert_path, "--tls-key", key_path)
+        assert out.returncode == 1, out.stderr
+        assert out.stderr.splitlines()[-1].startswith(message), out.stderr
+        assert "Traceback" not in out.stderr and "worker 0 started" not in out.stderr
+
+
+def test_a_metrics_directory_it_cannot_make_is_refused(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    out = _serve("--metrics-dir", str(blocker / "metrics"))
+    assert out.returncode == 1
+    assert out.stderr.splitlines()[-1] == (f"--metrics-dir {blocker / 'metrics'}: cannot be used as the metrics "
+                                           "directory: Not a directory")
+    assert "Traceback" not in out.stderr
