@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable
 from typing import TypeVar
 
-T = TypeVar("T", int, float)
+V = TypeVar("V", int, float, str)
 
 MAX_PORT = 65535
 
@@ -52,8 +52,18 @@ def number(low: float, *, low_allowed: bool = True) -> Callable[[str], float]:
 
 port = whole(0, MAX_PORT)
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
-def from_env(name: str, default: T, parse: Callable[[str], T]) -> T:
+
+def log_level(text: str) -> str:
+    """A logging level's name, in any case."""
+    name = text.strip().upper()
+    if name not in LOG_LEVELS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(LOG_LEVELS)}")
+    return name
+
+
+def from_env(name: str, default: V, parse: Callable[[str], V]) -> V:
     """The variable `name` read with `parse` (its flag's type), or `default` when it is unset or empty."""
     raw = os.environ.get(name)
     if raw is None or raw == "":

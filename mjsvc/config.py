@@ -7,9 +7,12 @@ from `SETTINGS` (`python -m mjsvc.config` prints it).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from dataclasses import dataclass, fields
 from typing import Any
+
+from mjsvc.cli_types import log_level
 
 
 def default_workers() -> int:
@@ -172,6 +175,13 @@ def from_args(args: argparse.Namespace, environ: dict[str, str] | None = None) -
 
 
 def check(cfg: ServeConfig) -> None:
+    for name, kind in _TYPES.items():
+        if kind is float and not math.isfinite(getattr(cfg, name)):
+            raise SystemExit(f"--{name.replace('_', '-')} {getattr(cfg, name)}: a finite number is needed")
+    try:
+        log_level(cfg.log_level)
+    except argparse.ArgumentTypeError as err:
+        raise SystemExit(f"--log-level: {err}") from None
     if bool(cfg.tls_cert) != bool(cfg.tls_key):
         raise SystemExit("TLS needs both --tls-cert and --tls-key")
     if cfg.tls_cert:

@@ -24,7 +24,7 @@ def _env(name: str, default: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from mjsvc.cli_types import from_env, number, port, whole
+    from mjsvc.cli_types import from_env, log_level, number, port, whole
     from mjsvc.web.gateway import WebConfig
 
     d = WebConfig()
@@ -55,7 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="HTTP connections open at once; at the cap a new one closes the connection that has "
                              "waited longest for its request, or is answered 503 when every one is busy "
                              "(env MJSVC_WEB_MAX_CONNECTIONS)")
-    parser.add_argument("--log-level", default=_env("MJSVC_LOG_LEVEL", "INFO"), help="DEBUG, INFO, WARNING or ERROR")
+    parser.add_argument("--log-level", type=log_level, default=from_env("MJSVC_LOG_LEVEL", "INFO", log_level),
+                        help="DEBUG, INFO, WARNING or ERROR (env MJSVC_LOG_LEVEL)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -47,6 +47,7 @@ def test_serve_help_shows_every_setting_with_its_variable() -> None:
     (("web", "--port", "99999"), "argument --port: 99999 is out of range: a whole number from 0 to 65535"),
     (("web", "--deadline", "0"), "argument --deadline: 0 is out of range: a number over 0"),
     (("web", "--max-connections", "0"), "argument --max-connections: 0 is out of range"),
+    (("web", "--log-level", "loud"), "argument --log-level: 'loud' is not one of DEBUG, INFO, WARNING, ERROR"),
     (("batch", "--cache-size", "-1"), "argument --cache-size: -1 is out of range: a whole number of at least 0"),
 ])
 def test_a_flag_value_it_cannot_use_is_refused(argv: tuple[str, ...], message: str) -> None:
@@ -60,6 +61,7 @@ def test_a_flag_value_it_cannot_use_is_refused(argv: tuple[str, ...], message: s
     ("web", {"MJSVC_WEB_PORT": "x"}, "MJSVC_WEB_PORT='x': 'x' is not a whole number"),
     ("web", {"MJSVC_WEB_DEADLINE": "-1"}, "MJSVC_WEB_DEADLINE='-1': -1 is out of range: a number over 0"),
     ("batch", {"MJSVC_CACHE_SIZE": "-3"}, "MJSVC_CACHE_SIZE='-3': -3 is out of range"),
+    ("web", {"MJSVC_LOG_LEVEL": "loud"}, "MJSVC_LOG_LEVEL='loud': 'loud' is not one of DEBUG, INFO, WARNING"),
 ])
 def test_a_variable_it_cannot_use_is_refused(command: str, env: dict[str, str], message: str) -> None:
     out = installed.run([installed.script("mjsvc"), command], env=env, capture_output=True, timeout=60,

@@ -23,6 +23,10 @@ from mjsvc import config, launcher
     ({}, ("--port", "99999"), "--port 99999: a port is at most 65535"),
     ({}, ("--metrics-port", "65536"), "--metrics-port 65536: a port is at most 65535"),
     ({"MJSVC_PORT": "70000"}, (), "--port 70000: a port is at most 65535"),
+    ({}, ("--grace", "nan"), "--grace nan: a finite number is needed"),
+    ({"MJSVC_SHED_ABOVE": "inf"}, (), "--shed-above inf: a finite number is needed"),
+    ({}, ("--log-level", "loud"), "--log-level: 'loud' is not one of DEBUG, INFO, WARNING, ERROR"),
+    ({"MJSVC_LOG_LEVEL": "verbose"}, (), "--log-level: 'verbose' is not one of DEBUG, INFO, WARNING, ERROR"),
 ])
 def test_a_setting_it_cannot_use_is_refused_at_start(env: dict[str, str], args: tuple[str, ...],
                                                       message: str) -> None:

@@ -47,3 +47,9 @@ def test_a_variable_is_held_to_its_flag_type(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("MJSVC_TEST_VALUE", "0")
     with pytest.raises(SystemExit, match="MJSVC_TEST_VALUE='0': 0 is out of range"):
         cli_types.from_env("MJSVC_TEST_VALUE", 5, parse)
+
+
+def test_log_levels_in_any_case() -> None:
+    assert [cli_types.log_level(t) for t in ("debug", " Info ", "WARNING", "error")] == list(cli_types.LOG_LEVELS)
+    with pytest.raises(argparse.ArgumentTypeError, match="'loud' is not one of DEBUG, INFO, WARNING, ERROR"):
+        cli_types.log_level("loud")
