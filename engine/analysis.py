@@ -847,8 +847,9 @@ def analyze(hand: Hand, visible: Sequence[int], tile_kinds: frozenset[int] = _AL
         return Analysis(shanten, shanten_by_shape, wait_tc, useful_tc, sum(t.remaining for t in useful_tc))
     keys, infos = _parts(c)
     if shapes is None and not allow_quad_pairs:
-        # `_attaining` (every shape, no set given) counts seven pairs' kinds only with four-as-two-pairs
-        # allowed; every rule set that forbids it names its shapes, and any other caller gets them named.
+        # discard advice's `_attaining` (every shape, no set given) counts seven pairs' kinds only with
+        # four-as-two-pairs allowed; every rule set that forbids it names its shapes, any other caller gets
+        # them named
         shapes = _EVERY_SHAPE
     by_shape = _by_shape(keys, infos, m, allow_quad_pairs)
     if shapes is not None:
@@ -988,10 +989,6 @@ def _thirteen(c: list[int], m: int, allow_quad_pairs: bool, shapes: frozenset[Sh
     if found is not None:
         return found
     keys, infos = _parts(c)
-    if shapes is None and not allow_quad_pairs:
-        # `_attaining` (every shape, no set given) counts seven pairs' kinds only with four-as-two-pairs
-        # allowed; every rule set that forbids it names its shapes, and any other caller gets them named.
-        shapes = _EVERY_SHAPE
     by_shape = _by_shape(keys, infos, m, allow_quad_pairs)
     if shapes is not None:
         by_shape = _allowed(by_shape, shapes)

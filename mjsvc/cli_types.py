@@ -6,6 +6,7 @@ environment variable is held to the same type, naming the variable (exit status 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Callable
 from typing import TypeVar
@@ -41,8 +42,7 @@ def number(low: float, *, low_allowed: bool = True) -> Callable[[str], float]:
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value != value or value in (float("inf"), float("-inf")) or value < low or (
-                value == low and not low_allowed):
+        if not math.isfinite(value) or value < low or (value == low and not low_allowed):
             raise argparse.ArgumentTypeError(f"{text} is out of range: a number {bounds}")
         return value
 

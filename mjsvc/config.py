@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, fields
 from typing import Any
 
-from mjsvc.cli_types import log_level
+from mjsvc.cli_types import MAX_PORT, log_level
 
 
 def default_workers() -> int:
@@ -133,7 +133,6 @@ _TYPES = {f.name: type(getattr(_DEFAULTS, f.name)) for f in fields(ServeConfig)}
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 _KIND_NAMES = {int: "a whole number", float: "a number"}
-_MAX_PORT = 65535
 
 
 def _env_value(name: str, env: str, environ: dict[str, str]) -> Any:
@@ -193,8 +192,8 @@ def check(cfg: ServeConfig) -> None:
     if cfg.port == 0:
         raise SystemExit("--port 0: the workers must share one fixed port")
     for name in ("port", "metrics_port"):
-        if getattr(cfg, name) > _MAX_PORT:
-            raise SystemExit(f"--{name.replace('_', '-')} {getattr(cfg, name)}: a port is at most {_MAX_PORT}")
+        if getattr(cfg, name) > MAX_PORT:
+            raise SystemExit(f"--{name.replace('_', '-')} {getattr(cfg, name)}: a port is at most {MAX_PORT}")
     if cfg.max_message_bytes <= 0 or cfg.max_concurrent_streams <= 0:
         raise SystemExit("--max-message-bytes and --max-concurrent-streams must be > 0")
     if cfg.stream_rate < 0 or cfg.grace < 0:
