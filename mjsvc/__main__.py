@@ -23,7 +23,9 @@ SUBCOMMANDS: dict[str, str] = {
 
 
 def build_parser(chosen: str | None) -> tuple[argparse.ArgumentParser, Any]:
-    """The parser, with full arguments for `chosen` only; every module when none is chosen (--help)."""
+    """The parser, with full arguments for `chosen` only. With none chosen (`mjsvc --help`), every module
+    is imported for its HELP line, but no command's arguments are built: they are not shown, and building
+    them reads each command's environment variables, so one command's bad variable would stop them all."""
     parser = argparse.ArgumentParser(prog="mjsvc", description="Mahjong rules engine service")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     chosen_module = None
@@ -34,8 +36,8 @@ def build_parser(chosen: str | None) -> tuple[argparse.ArgumentParser, Any]:
         module = import_module(module_name)
         p = sub.add_parser(name, help=module.HELP, description=module.HELP,
                            formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-        module.add_arguments(p)
         if name == chosen:
+            module.add_arguments(p)
             chosen_module = module
     return parser, chosen_module
 

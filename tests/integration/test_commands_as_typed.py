@@ -70,6 +70,15 @@ def test_a_variable_it_cannot_use_is_refused(command: str, env: dict[str, str], 
     assert out.stderr.startswith(message) and len(out.stderr.splitlines()) == 1 and out.stdout == ""
 
 
+def test_one_commands_bad_variable_stops_only_that_command() -> None:
+    env = {"MJSVC_WEB_PORT": "x", "MJSVC_BATCH_MAX_LINE_BYTES": "0"}
+    for argv in ((), ("serve",), ("loadgen",)):
+        out = installed.run([installed.script("mjsvc"), *argv, "--help"], env=env, capture_output=True, timeout=60)
+        assert out.returncode == 0 and out.stdout.startswith("usage: mjsvc"), (argv, out.stderr)
+    out = installed.run([installed.script("mjsvc"), "web", "--help"], env=env, capture_output=True, timeout=60)
+    assert out.returncode == 1 and out.stderr.startswith("MJSVC_WEB_PORT='x'")
+
+
 def test_loadgen_without_a_server_says_so_within_its_timeout() -> None:
     port = launcher.free_port()  # nothing listens on it
     started = time.monotonic()
