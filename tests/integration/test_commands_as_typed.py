@@ -30,7 +30,7 @@ def test_serve_help_shows_every_setting_with_its_variable() -> None:
     out = installed.run([installed.script("mjsvc"), "serve", "--help"], capture_output=True, timeout=60)
     assert out.returncode == 0, out.stderr
     text = " ".join(out.stdout.split())  # argparse wraps the lines
-    for name, var, description in config.SETTINGS:
+    for name, var, _, description in config.SETTINGS:
         assert f"--{name.replace('_', '-')}" in text
         assert f"(env {var})" in text
         assert " ".join(description.split()[:4]) in text  # the words as written, a "%" shown as one

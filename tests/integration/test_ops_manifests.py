@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "k8s"
 DEFAULTS = serve_config.ServeConfig()
-KNOWN_ENV = {var for _, var, _ in serve_config.SETTINGS}
+KNOWN_ENV = {var for _, var, _, _ in serve_config.SETTINGS}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -299,7 +299,7 @@ def test_k8s_deployment() -> None:
     assert float(cm["data"]["MJSVC_MAX_CONNECTION_AGE"]) > 0
     parser = argparse.ArgumentParser()
     serve_config.add_arguments(parser, environ=cm["data"])
-    cfg = serve_config.from_args(parser.parse_args([]), environ=cm["data"])
+    cfg = serve_config.from_args(parser.parse_args([]))
     assert cfg.workers == 1 and cfg.max_connection_age == float(cm["data"]["MJSVC_MAX_CONNECTION_AGE"])
     # Scrape annotations, for a Prometheus without the operator.
     ann = tmpl["metadata"]["annotations"]

@@ -1,7 +1,9 @@
-"""`mjsvc serve` refuses a setting it cannot use at start, naming it, with status 1 and no traceback: a
-number that is not one, a port out of range, an on/off variable that is neither (it was read as off), TLS
-files that cannot be loaded (each worker died at start and was restarted forever), a metrics directory it
-cannot make (a traceback)."""
+"""`mjsvc serve` refuses a setting it cannot use at start, naming it, with no traceback: a flag with
+argparse's message (status 2), a variable, settings taken together and the files they name with status 1.
+Each case was a fault: a number that is not one or a port out of range (a traceback, or a port wrapped
+around), an on/off variable that is neither (read as off), a negative stream burst (every Play message
+refused), TLS files that cannot be loaded (each worker died at start and was restarted forever), a metrics
+directory it cannot make (a traceback)."""
 
 from __future__ import annotations
 
@@ -16,30 +18,55 @@ import pytest
 from mjsvc import config, launcher
 
 
-@pytest.mark.parametrize(("env", "args", "message"), [
-    ({"MJSVC_PORT": "abc"}, (), "MJSVC_PORT='abc': expected a whole number"),
-    ({"MJSVC_SHED_ABOVE": "lots"}, (), "MJSVC_SHED_ABOVE='lots': expected a number"),
-    ({"MJSVC_BATCH_HELPER_THREADS": "maybe"}, (), "MJSVC_BATCH_HELPER_THREADS='maybe': expected one of 1, true"),
-    ({}, ("--port", "99999"), "--port 99999: a port is at most 65535"),
-    ({}, ("--metrics-port", "65536"), "--metrics-port 65536: a port is at most 65535"),
-    ({"MJSVC_PORT": "70000"}, (), "--port 70000: a port is at most 65535"),
-    ({}, ("--grace", "nan"), "--grace nan: a finite number is needed"),
-    ({"MJSVC_SHED_ABOVE": "inf"}, (), "--shed-above inf: a finite number is needed"),
-    ({}, ("--log-level", "loud"), "--log-level: 'loud' is not one of DEBUG, INFO, WARNING, ERROR"),
-    ({"MJSVC_LOG_LEVEL": "verbose"}, (), "--log-level: 'verbose' is not one of DEBUG, INFO, WARNING, ERROR"),
+@pytest.mark.parametrize(("env", "message"), [
+    ({"MJSVC_PORT": "abc"}, "MJSVC_PORT='abc': 'abc' is not a whole number"),
+    ({"MJSVC_PORT": "70000"}, "MJSVC_PORT='70000': 70000 is out of range: a whole number from 0 to 65535"),
+    ({"MJSVC_SHED_ABOVE": "lots"}, "MJSVC_SHED_ABOVE='lots': 'lots' is not a number"),
+    ({"MJSVC_SHED_ABOVE": "inf"}, "MJSVC_SHED_ABOVE='inf': inf is out of range: a number at least 0 and at most 1"),
+    ({"MJSVC_BATCH_HELPER_THREADS": "maybe"}, "MJSVC_BATCH_HELPER_THREADS='maybe': expected one of 1, true"),
+    ({"MJSVC_LOG_LEVEL": "verbose"}, "MJSVC_LOG_LEVEL='verbose': 'verbose' is not one of DEBUG, INFO, WARNING"),
+    ({"MJSVC_WORKERS": "-1"}, "MJSVC_WORKERS='-1': -1 is out of range: a whole number of at least 0"),
+    ({"MJSVC_STREAM_BURST": "-5"}, "MJSVC_STREAM_BURST='-5': -5 is out of range"),
 ])
-def test_a_setting_it_cannot_use_is_refused_at_start(env: dict[str, str], args: tuple[str, ...],
-                                                      message: str) -> None:
-    out = installed.run([installed.script("mjsvc"), "serve", *args], env=env, capture_output=True, timeout=60)
+def test_a_variable_it_cannot_use_is_refused_at_start(env: dict[str, str], message: str) -> None:
+    """Status 1, the variable named, before any worker starts."""
+    out = installed.run([installed.script("mjsvc"), "serve"], env=env, capture_output=True, timeout=60)
     assert out.returncode == 1
     assert out.stderr.startswith(message), out.stderr
     assert "Traceback" not in out.stderr and out.stdout == ""
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (("--port", "99999"), "argument --port: 99999 is out of range: a whole number from 0 to 65535"),
+    (("--metrics-port", "65536"), "argument --metrics-port: 65536 is out of range"),
+    (("--grace", "nan"), "argument --grace: nan is out of range: a number at least 0"),
+    (("--shed-above", "1.5"), "argument --shed-above: 1.5 is out of range: a number at least 0 and at most 1"),
+    (("--log-level", "loud"), "argument --log-level: 'loud' is not one of DEBUG, INFO, WARNING, ERROR"),
+    (("--workers", "two"), "argument --workers: 'two' is not a whole number"),
+    # a negative burst was taken, and then every Play message was refused as over the stream's rate
+    (("--stream-burst", "-5"), "argument --stream-burst: -5 is out of range: a whole number of at least 0"),
+    (("--max-message-bytes", "0"), "argument --max-message-bytes: 0 is out of range: a whole number of at least 1"),
+])
+def test_a_flag_it_cannot_use_is_refused_at_start(args: tuple[str, ...], message: str) -> None:
+    """Status 2 and argparse's message naming the flag, as every other command's flags."""
+    out = installed.run([installed.script("mjsvc"), "serve", *args], capture_output=True, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.splitlines()[-1].startswith(f"mjsvc serve: error: {message}"), out.stderr
+    assert out.stderr.startswith("usage: mjsvc serve")
+    assert "Traceback" not in out.stderr and out.stdout == ""
+
+
+def test_settings_that_only_make_sense_together_are_checked_together() -> None:
+    for args, message in ((("--port", "0"), "--port 0: the workers must share one fixed port"),
+                          (("--tls-cert", "a.pem"), "TLS needs both --tls-cert and --tls-key")):
+        out = installed.run([installed.script("mjsvc"), "serve", *args], capture_output=True, timeout=60)
+        assert (out.returncode, out.stderr.strip()) == (1, message)
+
+
 def _parse(environ: dict[str, str], *argv: str) -> config.ServeConfig:
     parser = argparse.ArgumentParser()
     config.add_arguments(parser, environ)
-    return config.from_args(parser.parse_args(list(argv)), environ)
+    return config.from_args(parser.parse_args(list(argv)))
 
 
 @pytest.mark.parametrize(("word", "value"), [("1", True), ("TRUE", True), (" yes ", True), ("on", True),

@@ -53,3 +53,25 @@ def test_log_levels_in_any_case() -> None:
     assert [cli_types.log_level(t) for t in ("debug", " Info ", "WARNING", "error")] == list(cli_types.LOG_LEVELS)
     with pytest.raises(argparse.ArgumentTypeError, match="'loud' is not one of DEBUG, INFO, WARNING, ERROR"):
         cli_types.log_level("loud")
+
+
+def test_a_number_with_both_bounds() -> None:
+    fraction = cli_types.number(0, 1)
+    assert fraction("0") == 0.0 and fraction("1") == 1.0 and fraction("0.95") == 0.95
+    for text in ("1.01", "-0.1", "inf", "nan"):
+        with pytest.raises(argparse.ArgumentTypeError, match="a number at least 0 and at most 1"):
+            fraction(text)
+
+
+def test_on_off_takes_both_spellings_in_any_case() -> None:
+    assert [cli_types.on_off(w) for w in ("1", "TRUE", " yes ", "On")] == [True] * 4
+    assert [cli_types.on_off(w) for w in ("0", "False", "no", "OFF")] == [False] * 4
+    for word in ("maybe", "", "2"):
+        with pytest.raises(argparse.ArgumentTypeError, match="expected one of 1, true, yes, on, 0, false, no, off"):
+            cli_types.on_off(word)
+
+
+def test_a_variable_is_read_from_the_environment_given() -> None:
+    assert cli_types.from_env("MJSVC_TEST_VALUE", 5, cli_types.whole(1), {"MJSVC_TEST_VALUE": "7"}) == 7
+    assert cli_types.from_env("MJSVC_TEST_VALUE", True, cli_types.on_off, {"MJSVC_TEST_VALUE": "off"}) is False
+    assert cli_types.from_env("MJSVC_TEST_VALUE", "x", cli_types.any_text, {}) == "x"

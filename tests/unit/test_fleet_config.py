@@ -90,7 +90,7 @@ def test_max_connection_idle() -> None:
     assert "grpc.max_connection_idle_ms" not in dict(worker.server_options(serve_config.ServeConfig()))
     parser = argparse.ArgumentParser()
     serve_config.add_arguments(parser, environ={"MJSVC_MAX_CONNECTION_IDLE": "600"})
-    cfg = serve_config.from_args(parser.parse_args([]), environ={})
+    cfg = serve_config.from_args(parser.parse_args([]))
     assert dict(worker.server_options(cfg))["grpc.max_connection_idle_ms"] == 600_000
     with pytest.raises(SystemExit):
         serve_config.from_args(parser.parse_args(["--max-connection-idle", "-1"]))
