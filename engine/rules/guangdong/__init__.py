@@ -27,14 +27,23 @@ ghosts are concealed (and wins on its own only with four_ghosts_win); a four-gho
 tiles make no shape is listed with the melds as sets and every concealed tile in `knitted`.
 Every decomposition scores the same except seven pairs, so the best is a seven-pairs reading where
 there is one (x2).
+
+The files (engine/rules/model.py: the package contract): fans.py (the rows), facts.py (what the
+predicates read of a hand and one reading of it), predicates.py (one `@fan` per row a hand earns or not),
+scoring.py (`score`: the readings, the rows it scores itself, the multiple), options.py, context.py (the
+checks of the hand and context), payments.py (who pays), referee.py (kong money and the settled hand);
+and, this rule set's own, analysis.py (Analyze with the ghosts as wildcards and 四鬼胡牌's route:
+RULE_SET.analyze).
 """
 
 from __future__ import annotations
 
+from engine.rules.guangdong.analysis import analyze
+from engine.rules.guangdong.context import check_context
 from engine.rules.guangdong.fans import TABLE
 from engine.rules.guangdong.options import GuangdongOptions
 from engine.rules.guangdong.referee import REFEREE
-from engine.rules.guangdong.scoring import SHAPES, analyze, check_context, score
+from engine.rules.guangdong.scoring import SHAPES, score
 from engine.rules.model import ALL_TILES, RuleSet
 
 CONTEXT_FIELDS = ("self_drawn", "replacement_tile", "robbing_kong", "seat_wind", "discarded_by", "follow_dealer",

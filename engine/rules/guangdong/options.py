@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from engine.errors import BadOptionError
-from engine.rules.model import Options, option
+from engine.rules.model import Options, Wire, option
 from engine.tiles import NUM_KINDS, format_tile, is_honor
 
 
@@ -89,6 +89,12 @@ class GuangdongOptions(Options):
                                                 "as 七对 (the default); 1-100, this multiplier in place of 七对's "
                                                 "(S3's 潮汕 table: 5)")
     thirteen_orphans_multiplier: int = option(1, "十三幺 multiplies the win by this (1-100; S3's 潮汕 table: 13)")
+
+    @classmethod
+    def from_wire(cls, name: str, value: Any, field: str, wire: Wire) -> Any:
+        """`ghosts` is a list of Tile values on the wire (BAD_TILE naming `field[i]` for one that is no tile);
+        every other option is as the wire numbers it."""
+        return wire.tiles(value, field) if name == "ghosts" else value
 
     def __post_init__(self) -> None:
         where = "options.guangdong.ghosts"
