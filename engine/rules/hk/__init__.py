@@ -3,7 +3,8 @@
 All 34 kinds and the eight flowers; standard hands (four sets and a pair) and thirteen orphans; seven
 pairs only where the room prices it (option seven_pairs_faan). The table is `fans.py` (faan per fan),
 the options `options.py` (minimum 3 or 0, limit 8/10/13, half-doubling or plain-doubling points,
-payments, 包, the optional hands), scoring `scoring.py`. A win's faan is the
+payments, 包, the optional hands), what each fan's rule is `predicates.py` (over `facts.py`), scoring
+`scoring.py`, the context checks `context.py`, the referee `referee.py`. A win's faan is the
 sum of its counted fans, capped at the limit; a limit hand scores the limit and nothing else.
 `meets_minimum` is judged without the flower fans (无花, 正花, 一台花): bonus tiles do not count toward
 the agreed minimum (Wikipedia, "Mahjong", Old Hong Kong rules, Scoring).
@@ -51,10 +52,11 @@ kongs; flower_win needs flower_hand (else BAD_CONTEXT) and eight flowers self-dr
 self-drawn, not on a robbed kong or a replacement tile. docs/rules/hk.md lists every option.
 """
 
+from engine.rules.hk.context import check_context
 from engine.rules.hk.fans import TABLE
 from engine.rules.hk.options import HkOptions
 from engine.rules.hk.referee import REFEREE
-from engine.rules.hk.scoring import SHAPES, analyze, check_context, score
+from engine.rules.hk.scoring import SHAPES, analyze, score
 from engine.rules.model import ALL_TILES, RuleSet
 
 CONTEXT_FIELDS = ("self_drawn", "replacement_tile", "robbing_kong", "last_wall_tile", "seat_wind", "prevalent_wind",

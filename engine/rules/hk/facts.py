@@ -2,7 +2,7 @@
 
 Everything a predicate needs is computed here, eagerly and once: `HandFacts` once per evaluation (the
 tiles, the flowers, the situation), `Facts` once per decomposition (its sets by kind), so each predicate in
-`fans.py` stays a line. Set indices point into `Decomposition.sets` (declared melds first, then the
+`predicates.py` stays a line. Set indices point into `Decomposition.sets` (declared melds first, then the
 concealed sets, the pair last); thirteen orphans has no sets.
 """
 

@@ -1,4 +1,5 @@
-"""The Hong Kong faan table as data; `predicates.py` holds one predicate per row, under the row's name.
+"""The Hong Kong faan table as data; `predicates.py` holds one predicate per row, registered with `@fan(Fan.X)`
+under the row's name (鸡胡, 七抢一 and 八仙过海 are scored by scoring.py itself).
 
 What a counted fan excludes is data in its row, applied by the one mechanism of engine.rules.principles.
 Ids are this rule set's own (`Fan`), in the order of the table; values are faan; a `limit` row scores

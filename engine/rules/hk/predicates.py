@@ -1,155 +1,182 @@
-"""One predicate per row of the Hong Kong table (`fans.py`), compiled with mypyc (setup.py COMPILED).
+"""One predicate per row of the Hong Kong table (`fans.py`), each registered with `@fan(Fan.X)` beside its rule;
+compiled with mypyc (setup.py COMPILED).
 
-A predicate returns the fan's occurrences in one decomposition (`Occ`: the sets it was scored on, or the
-tiles to highlight when it is not tied to sets); an empty list means the fan is not there.
+A predicate returns the fan's occurrences in one decomposition (engine.rules.model.Occurrence: the set indices it
+was scored on; [] = not there, n items = counted n times): the whole hand (`whole`), a group of sets, each set
+(`each`), or no set in particular: a fan of the situation (`situation`), shown on the winning tile, a flower fan,
+shown on no tile, and thirteen orphans, which has no sets and shows its own tiles (scoring.py derives the tiles
+a fan shows from its row's scope). Everything they read is in facts.py. Three rows are scored by scoring.py
+itself (`in_scoring`): 鸡胡, the fallback when nothing but flower fans was counted, and the flower hands 七抢一
+and 八仙过海, which win whatever the tiles. Exclusions are never written here; they are fans.py's data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple
+from typing import Final
 
 from engine.registry import REGISTRY
 from engine.rules.hk.facts import Facts
-from engine.rules.hk.fans import Fan
+from engine.rules.hk.fans import TABLE, Fan
+from engine.rules.model import Occurrence, Predicates
 from engine.shapes import ShapeKind
 from engine.tiles import DRAGONS, WINDS
 
-F = Fan
+PREDICATES: Final = Predicates(TABLE, in_scoring=(Fan.CHICKEN_HAND, Fan.SEVEN_FLOWERS, Fan.EIGHT_FLOWERS))
+fan: Final = PREDICATES.fan
 
-
-class Occ(NamedTuple):
-    """One occurrence of a fan: the sets it covers; `tiles` only when they are not the sets' tiles."""
-
-    sets: tuple[int, ...]
-    tiles: tuple[int, ...] = ()
-
-
-NONE: list[Occ] = []
-
-
-def whole(f: Facts, cond: bool) -> list[Occ]:
-    """A fan of the whole hand (thirteen orphans has no sets: its 14 tiles are shown)."""
-    if not cond:
-        return NONE
-    return [Occ(f.all_sets, () if f.sets else tuple(f.dec.knitted))]
-
-
-def situation(f: Facts, cond: bool) -> list[Occ]:
-    """A fan of the way the hand was won, shown on the winning tile."""
-    return [Occ((), (f.h.win,))] if cond else NONE
-
-
-def each(sets: tuple[int, ...]) -> list[Occ]:
-    return [Occ((i,)) for i in sets]
+NONE: list[Occurrence] = []  # not there (never written)
+ONCE: list[Occurrence] = [()]  # once, on no set (never written)
 
 
 # ---------------------------------------------------------------------------------------------
-# One predicate per fan
+# Small helpers the predicates share
 
 
-def no_flowers(f: Facts) -> list[Occ]:
-    return [Occ(())] if f.h.no_flowers else NONE
+def whole(f: Facts, cond: bool) -> list[Occurrence]:
+    """A fan of the whole hand: on all its sets (thirteen orphans has none: scoring shows its 14 tiles)."""
+    return [f.all_sets] if cond else NONE
 
 
-def seat_flower(f: Facts) -> list[Occ]:
-    return [Occ(())] * f.h.seat_flowers
+def situation(cond: bool) -> list[Occurrence]:
+    """A fan of the way the hand was won: on no set (scoring shows it on the winning tile: its row's scope)."""
+    return ONCE if cond else NONE
 
 
-def flower_set(f: Facts) -> list[Occ]:
-    return [Occ(())] * f.h.flower_groups
+def each(sets: tuple[int, ...]) -> list[Occurrence]:
+    """Once per set."""
+    return [(i,) for i in sets]
 
 
-def self_drawn(f: Facts) -> list[Occ]:
-    return situation(f, f.h.ctx.self_drawn)
+# ---------------------------------------------------------------------------------------------
+# One predicate per fan, in the order of the table
 
 
-def concealed_hand(f: Facts) -> list[Occ]:
-    return situation(f, f.h.concealed_hand)
+@fan(Fan.NO_FLOWERS)
+def no_flowers(f: Facts) -> list[Occurrence]:
+    return ONCE if f.h.no_flowers else NONE
 
 
-def last_tile(f: Facts) -> list[Occ]:
-    return situation(f, f.h.ctx.last_wall_tile)
+@fan(Fan.SEAT_FLOWER)
+def seat_flower(f: Facts) -> list[Occurrence]:
+    return ONCE * f.h.seat_flowers
 
 
-def replacement_tile(f: Facts) -> list[Occ]:
-    return situation(f, f.h.ctx.replacement_tile)
+@fan(Fan.FLOWER_SET)
+def flower_set(f: Facts) -> list[Occurrence]:
+    return ONCE * f.h.flower_groups
 
 
-def robbing_kong(f: Facts) -> list[Occ]:
-    return situation(f, f.h.ctx.robbing_kong)
+@fan(Fan.SELF_DRAWN)
+def self_drawn(f: Facts) -> list[Occurrence]:
+    return situation(f.h.ctx.self_drawn)
 
 
-def all_chows(f: Facts) -> list[Occ]:
+@fan(Fan.CONCEALED_HAND)
+def concealed_hand(f: Facts) -> list[Occurrence]:
+    return situation(f.h.concealed_hand)
+
+
+@fan(Fan.LAST_TILE)
+def last_tile(f: Facts) -> list[Occurrence]:
+    return situation(f.h.ctx.last_wall_tile)
+
+
+@fan(Fan.REPLACEMENT_TILE)
+def replacement_tile(f: Facts) -> list[Occurrence]:
+    return situation(f.h.ctx.replacement_tile)
+
+
+@fan(Fan.ROBBING_KONG)
+def robbing_kong(f: Facts) -> list[Occurrence]:
+    return situation(f.h.ctx.robbing_kong)
+
+
+@fan(Fan.ALL_CHOWS)
+def all_chows(f: Facts) -> list[Occurrence]:
     return whole(f, f.standard and len(f.chows) == 4)
 
 
-def all_pungs(f: Facts) -> list[Occ]:
+@fan(Fan.ALL_PUNGS)
+def all_pungs(f: Facts) -> list[Occurrence]:
     return whole(f, f.standard and len(f.pungs) == 4)
 
 
-def mixed_one_suit(f: Facts) -> list[Occ]:
+@fan(Fan.MIXED_ONE_SUIT)
+def mixed_one_suit(f: Facts) -> list[Occurrence]:
     return whole(f, len(f.h.suits) == 1 and f.h.has_honours)
 
 
-def all_one_suit(f: Facts) -> list[Occ]:
+@fan(Fan.ALL_ONE_SUIT)
+def all_one_suit(f: Facts) -> list[Occurrence]:
     return whole(f, len(f.h.suits) == 1 and not f.h.has_honours)
 
 
-def dragon_pung(f: Facts) -> list[Occ]:
+@fan(Fan.DRAGON_PUNG)
+def dragon_pung(f: Facts) -> list[Occurrence]:
     return each(f.dragon_pungs)
 
 
-def seat_wind(f: Facts) -> list[Occ]:
+@fan(Fan.SEAT_WIND)
+def seat_wind(f: Facts) -> list[Occurrence]:
     return each(f.pungs_of(f.h.seat_wind_tile))
 
 
-def prevalent_wind(f: Facts) -> list[Occ]:
+@fan(Fan.PREVALENT_WIND)
+def prevalent_wind(f: Facts) -> list[Occurrence]:
     return each(f.pungs_of(f.h.prevalent_wind_tile))
 
 
-def small_dragons(f: Facts) -> list[Occ]:
+@fan(Fan.SMALL_DRAGONS)
+def small_dragons(f: Facts) -> list[Occurrence]:
     pair = f.pair
     if len(f.dragon_pungs) == 2 and pair is not None and f.first(pair) in DRAGONS:
-        return [Occ(f.dragon_pungs + (pair,))]
+        return [f.dragon_pungs + (pair,)]
     return NONE
 
 
-def great_dragons(f: Facts) -> list[Occ]:
-    return [Occ(f.dragon_pungs)] if len(f.dragon_pungs) == 3 else NONE
+@fan(Fan.GREAT_DRAGONS)
+def great_dragons(f: Facts) -> list[Occurrence]:
+    return [f.dragon_pungs] if len(f.dragon_pungs) == 3 else NONE
 
 
-def small_winds(f: Facts) -> list[Occ]:
+@fan(Fan.SMALL_WINDS)
+def small_winds(f: Facts) -> list[Occurrence]:
     pair = f.pair
     if len(f.wind_pungs) == 3 and pair is not None and f.first(pair) in WINDS:
-        return [Occ(f.wind_pungs + (pair,))]
+        return [f.wind_pungs + (pair,)]
     return NONE
 
 
-def great_winds(f: Facts) -> list[Occ]:
-    return [Occ(f.wind_pungs)] if len(f.wind_pungs) == 4 else NONE
+@fan(Fan.GREAT_WINDS)
+def great_winds(f: Facts) -> list[Occurrence]:
+    return [f.wind_pungs] if len(f.wind_pungs) == 4 else NONE
 
 
-def all_honours(f: Facts) -> list[Occ]:
+@fan(Fan.ALL_HONOURS)
+def all_honours(f: Facts) -> list[Occurrence]:
     return whole(f, f.h.all_honours)
 
 
-def mixed_orphans(f: Facts) -> list[Occ]:
+@fan(Fan.MIXED_ORPHANS)
+def mixed_orphans(f: Facts) -> list[Occurrence]:
     return whole(f, f.standard and f.h.orphans_only and f.h.has_honours and not f.h.all_honours)
 
 
-def orphans(f: Facts) -> list[Occ]:
+@fan(Fan.ORPHANS)
+def orphans(f: Facts) -> list[Occurrence]:
     return whole(f, f.standard and f.h.all_terminals)
 
 
-def thirteen_orphans(f: Facts) -> list[Occ]:
+@fan(Fan.THIRTEEN_ORPHANS)
+def thirteen_orphans(f: Facts) -> list[Occurrence]:
     return whole(f, f.dec.kind == ShapeKind.THIRTEEN_ORPHANS)
 
 
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
-def nine_gates(f: Facts) -> list[Occ]:
+@fan(Fan.NINE_GATES)
+def nine_gates(f: Facts) -> list[Occurrence]:
     h = f.h
     if not f.standard or h.hand.melds or len(h.suits) != 1 or h.has_honours:
         return NONE
@@ -157,64 +184,35 @@ def nine_gates(f: Facts) -> list[Occ]:
     return whole(f, all(h.counts[base + r] >= n for r, n in enumerate(_NINE_GATES)))
 
 
-def four_concealed_pungs(f: Facts) -> list[Occ]:
-    return [Occ(f.concealed_pungs)] if f.standard and len(f.concealed_pungs) == 4 else NONE
+@fan(Fan.FOUR_CONCEALED_PUNGS)
+def four_concealed_pungs(f: Facts) -> list[Occurrence]:
+    return [f.concealed_pungs] if f.standard and len(f.concealed_pungs) == 4 else NONE
 
 
-def all_kongs(f: Facts) -> list[Occ]:
-    return [Occ(f.kongs)] if len(f.kongs) == 4 else NONE
+@fan(Fan.ALL_KONGS)
+def all_kongs(f: Facts) -> list[Occurrence]:
+    return [f.kongs] if len(f.kongs) == 4 else NONE
 
 
-def seven_pairs(f: Facts) -> list[Occ]:
+@fan(Fan.HEAVENLY_HAND)
+def heavenly_hand(f: Facts) -> list[Occurrence]:
+    return situation(f.h.ctx.heavenly)
+
+
+@fan(Fan.EARTHLY_HAND)
+def earthly_hand(f: Facts) -> list[Occurrence]:
+    return situation(f.h.ctx.earthly)
+
+
+@fan(Fan.SEVEN_PAIRS)
+def seven_pairs(f: Facts) -> list[Occurrence]:
     return whole(f, f.dec.kind == ShapeKind.SEVEN_PAIRS)
 
 
-def kong_on_kong(f: Facts) -> list[Occ]:
-    return situation(f, f.h.ctx.kong_on_kong)
+@fan(Fan.KONG_ON_KONG)
+def kong_on_kong(f: Facts) -> list[Occurrence]:
+    return situation(f.h.ctx.kong_on_kong)
 
-
-def heavenly_hand(f: Facts) -> list[Occ]:
-    return situation(f, f.h.ctx.heavenly)
-
-
-def earthly_hand(f: Facts) -> list[Occ]:
-    return situation(f, f.h.ctx.earthly)
-
-
-PREDICATES: dict[Fan, Callable[[Facts], list[Occ]]] = {
-    F.NO_FLOWERS: no_flowers,
-    F.SEAT_FLOWER: seat_flower,
-    F.FLOWER_SET: flower_set,
-    F.SELF_DRAWN: self_drawn,
-    F.CONCEALED_HAND: concealed_hand,
-    F.LAST_TILE: last_tile,
-    F.REPLACEMENT_TILE: replacement_tile,
-    F.ROBBING_KONG: robbing_kong,
-    F.ALL_CHOWS: all_chows,
-    F.ALL_PUNGS: all_pungs,
-    F.MIXED_ONE_SUIT: mixed_one_suit,
-    F.ALL_ONE_SUIT: all_one_suit,
-    F.DRAGON_PUNG: dragon_pung,
-    F.SEAT_WIND: seat_wind,
-    F.PREVALENT_WIND: prevalent_wind,
-    F.SMALL_DRAGONS: small_dragons,
-    F.GREAT_DRAGONS: great_dragons,
-    F.SMALL_WINDS: small_winds,
-    F.GREAT_WINDS: great_winds,
-    F.ALL_HONOURS: all_honours,
-    F.MIXED_ORPHANS: mixed_orphans,
-    F.ORPHANS: orphans,
-    F.THIRTEEN_ORPHANS: thirteen_orphans,
-    F.NINE_GATES: nine_gates,
-    F.FOUR_CONCEALED_PUNGS: four_concealed_pungs,
-    F.ALL_KONGS: all_kongs,
-    F.HEAVENLY_HAND: heavenly_hand,
-    F.EARTHLY_HAND: earthly_hand,
-    F.SEVEN_PAIRS: seven_pairs,
-    F.KONG_ON_KONG: kong_on_kong,
-}
-# 七抢一 and 八仙过海 have no predicate either: a flower hand is scored apart (scoring.flower_hand).
-# 鸡胡 has no predicate: scoring adds it when nothing but flower fans was counted.
 
 # Built at import and never written after: the registry lists them (engine.registry).
-REGISTRY.frozen("hk.predicates", NONE=NONE, PREDICATES=PREDICATES)
+REGISTRY.frozen("hk.predicates", NONE=NONE, ONCE=ONCE)

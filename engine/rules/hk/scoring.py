@@ -1,34 +1,41 @@
-"""Scoring a Hong Kong win: every decomposition through the table, the limit, points and payments."""
+"""Scoring a Hong Kong win (`score`, RULE_SET.score): every decomposition through the table, the limit, points
+and payments.
+
+Every predicate of predicates.py is asked about each decomposition (the dispatch `_PREDICATES` is derived from
+PREDICATES once, at import); engine.rules.principles applies the exclusions of fans.py; a limit hand keeps only
+its limit fans. Scored here, not by a predicate (PREDICATES.in_scoring): 鸡胡, when nothing but flower fans was
+counted, and the flower hands 七抢一 and 八仙过海 (`flower_hand`), which win whatever the tiles. The tiles a
+fan shows follow from its row (`_shown`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from typing import Final
 
 from engine import analysis
-from engine.errors import BadContextError, ContradictoryContextError
-from engine.hand import ClaimedFrom, Hand, MeldKind, WinContext, Wind
+from engine.hand import Hand, MeldKind, WinContext
 from engine.registry import REGISTRY
 from engine.results import Analysis, Evaluation, FanDef, FanHit, Scoring
 from engine.rules.hk.facts import Facts, HandFacts
 from engine.rules.hk.fans import TABLE, Fan
 from engine.rules.hk.options import HkOptions, payments, points_for
-from engine.rules.hk.predicates import PREDICATES, Occ
-from engine.rules.model import Scope
+from engine.rules.hk.predicates import PREDICATES
+from engine.rules.model import Occurrence, Scope, shown_tiles
 from engine.rules.principles import Principles
 from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet, decompositions
-from engine.tiles import DRAGONS, NUM_FLOWERS, WINDS
+from engine.tiles import NUM_FLOWERS
 
 SHAPES = frozenset({ShapeKind.STANDARD, ShapeKind.THIRTEEN_ORPHANS})
 SHAPES_WITH_PAIRS = SHAPES | {ShapeKind.SEVEN_PAIRS}
 PRINCIPLES = Principles(TABLE.rows)
 LIMIT_FANS = frozenset(int(r.id) for r in TABLE if r.limit)
 FLOWER_FANS = frozenset(int(r.id) for r in TABLE if r.scope == Scope.BONUS)  # not counted toward min_faan
-_PREDICATES = tuple((int(fan), find) for fan, find in PREDICATES.items())
-
-
-def _sets(occ: Occ) -> tuple[int, ...]:
-    return occ.sets
+# What a fan on no set shows (its row's scope): a fan of the situation the winning tile, a flower fan nothing.
+_SITUATIONAL = frozenset(int(r.id) for r in TABLE if r.scope == Scope.SITUATION)
+# The dispatch, derived from the one registry: (fan id, predicate) in registration order.
+_PREDICATES: Final = tuple((p.id, p.find) for p in PREDICATES)
 
 
 def fan_defs(options: HkOptions) -> dict[int, FanDef]:
@@ -60,21 +67,21 @@ def _order(h: FanHit) -> tuple[int, int]:
 def score_decomposition(f: Facts, options: HkOptions) -> Scoring:
     """One decomposition scored: faan (the limit applied), points, and the payments of a win that meets
     the minimum (none for one that does not: it cannot be won)."""
-    raw: dict[int, list[Occ]] = {}
+    raw: dict[int, list[Occurrence]] = {}
     for fid, find in _PREDICATES:
         occs = find(f)
         if occs:
             raw[fid] = occs
     if not options.kong_on_kong_faan:  # 杠上杠 not priced: the win is a plain 杠上开花
         raw.pop(Fan.KONG_ON_KONG, None)
-    kept = PRINCIPLES.apply(raw, sets_of=_sets)
+    kept = PRINCIPLES.apply(raw)
     if LIMIT_FANS.intersection(kept):  # a limit hand replaces every other fan
         kept = {fid: occs for fid, occs in kept.items() if fid in LIMIT_FANS}
     defs = fan_defs(options)
     hits = []
     for fid, occs in kept.items():
-        tiles = tuple(t for o in occs for t in (o.tiles or tuple(t for i in o.sets for t in f.sets[i].tiles)))
-        hits.append(FanHit(defs[fid], len(occs), tuple(sorted({i for o in occs for i in o.sets})), tiles))
+        tiles = tuple(t for o in occs for t in _shown(f, fid, o))
+        hits.append(FanHit(defs[fid], len(occs), tuple(sorted({i for o in occs for i in o})), tiles))
     hand_faan = sum(h.points for h in hits if h.fan.id not in FLOWER_FANS)
     if not any(h.fan.id not in FLOWER_FANS for h in hits):
         hits.append(FanHit(defs[Fan.CHICKEN_HAND], 1, f.all_sets))
@@ -85,6 +92,20 @@ def score_decomposition(f: Facts, options: HkOptions) -> Scoring:
         total = min(options.limit, sum(h.points for h in hits))
     meets = hand_faan >= options.min_faan
     return _scoring(tuple(hits), total, meets, f.dec, f.h.ctx, options)
+
+
+def _shown(f: Facts, fid: int, o: Occurrence) -> tuple[int, ...]:
+    """The tiles an occurrence shows: its own (`Showing`), else the tiles of its sets; on no set, the winning tile
+    for a fan of the situation, the decomposition's own tiles for one of the hand (thirteen orphans, which has no
+    sets), nothing for a flower fan."""
+    shown = shown_tiles(o)
+    if shown:
+        return shown
+    if o:
+        return tuple([t for i in o for t in f.sets[i].tiles])
+    if fid in _SITUATIONAL:
+        return (f.h.win,)
+    return () if fid in FLOWER_FANS else tuple(f.dec.knitted)
 
 
 def _scoring(hits: tuple[FanHit, ...], total: int, meets: bool, dec: Decomposition, ctx: WinContext,
@@ -112,76 +133,13 @@ def flower_hand(hand: Hand, ctx: WinContext, fan: Fan, options: HkOptions) -> Sc
 _SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
 
 
-def liability_situation(hand: Hand) -> bool:
-    """包 applies: three dragon sets (大三元), four wind sets (大四喜) or four exposed melds (十二张落地)."""
-    counts = hand.counts()
-    return (all(counts[t] >= 3 for t in DRAGONS) or all(counts[t] >= 3 for t in WINDS)
-            or sum(1 for m in hand.melds if not m.concealed) == 4)
-
-
-def check_context(hand: Hand, ctx: WinContext, options: HkOptions) -> None:
-    """Situations Hong Kong rules make impossible, beyond engine.hand.validate_context."""
-    if ctx.flower_tiles and not options.flowers:
-        raise ContradictoryContextError("flower_tiles: the game is played without flowers (options.hk.flowers is "
-                                        "false)", "flower_tiles")
-    if ctx.flowers and ctx.flowers != len(ctx.flower_tiles):
-        raise BadContextError(f"flowers: hk scores which flowers the winner holds (the seat's own, complete groups); "
-                              f"give them in flower_tiles (flowers says {ctx.flowers}, flower_tiles holds "
-                              f"{len(ctx.flower_tiles)})", "flower_tiles")
-    if ctx.self_drawn and ctx.discarded_by != ClaimedFrom.NONE:
-        raise ContradictoryContextError("discarded_by and self_drawn: a self-drawn tile was discarded by no one",
-                                        "discarded_by")
-    first_turn = "heavenly" if ctx.heavenly else ("earthly" if ctx.earthly else "")
-    if first_turn and hand.melds:
-        raise ContradictoryContextError(f"{first_turn}: a first-turn win has no declared set (a kong voids it)",
-                                        first_turn)
-    if ctx.heavenly and ctx.seat_wind != Wind.EAST:
-        raise ContradictoryContextError("heavenly and seat_wind: 天胡 is the dealer's, who sits East", "heavenly")
-    if ctx.earthly and ctx.seat_wind == Wind.EAST:
-        raise ContradictoryContextError("earthly and seat_wind: 地胡 is a non-dealer's, and East is the dealer",
-                                        "earthly")
-    if first_turn and (ctx.last_wall_tile or ctx.replacement_tile or ctx.robbing_kong):
-        raise ContradictoryContextError(f"{first_turn}: a first-turn win is not on the last tile, a replacement tile "
-                                        "or a robbed kong", first_turn)
-    if ctx.liable != ClaimedFrom.NONE:
-        if type(ctx.liable) is not ClaimedFrom:
-            raise BadContextError(f"liable: {ctx.liable!r} is not a seat relative to the winner (left, across, right)",
-                                  "liable")
-        if not options.liability:
-            raise BadContextError("liable: 包 is not played at this table (options.hk.liability is false)", "liable")
-        if not liability_situation(hand):
-            raise ContradictoryContextError("liable: 包 needs three dragon sets (大三元), four wind sets (大四喜) or "
-                                            "four exposed melds (十二张落地), and this hand has none", "liable")
-    if type(ctx.kong_on_kong) is not bool:
-        raise BadContextError(f"kong_on_kong: expected true or false, got {ctx.kong_on_kong!r}", "kong_on_kong")
-    if ctx.kong_on_kong:
-        if not options.kong_on_kong_faan:
-            raise BadContextError("kong_on_kong: 杠上杠 is not priced at this table (options.hk.kong_on_kong_faan is "
-                                  "0)", "kong_on_kong")
-        if not ctx.replacement_tile or sum(1 for m in hand.melds if m.is_kong) < 2:
-            raise ContradictoryContextError("kong_on_kong: 杠上杠 is a win on a replacement tile (replacement_tile) "
-                                            "after two kongs, and the hand declares fewer", "kong_on_kong")
-    if type(ctx.flower_win) is not bool:
-        raise BadContextError(f"flower_win: expected true or false, got {ctx.flower_win!r}", "flower_win")
-    if ctx.flower_win:
-        if not options.flower_hand:
-            raise BadContextError("flower_win: 花胡 is not played at this table (options.hk.flower_hand is false)",
-                                  "flower_win")
-        held = len(ctx.flower_tiles)
-        if not ((held == NUM_FLOWERS and ctx.self_drawn) or (held == NUM_FLOWERS - 1 and not ctx.self_drawn)):
-            raise ContradictoryContextError(f"flower_win: a flower hand is all eight flowers self-drawn (八仙过海) or "
-                                            f"seven robbing the eighth, not self-drawn (七抢一); flower_tiles holds "
-                                            f"{held}, self_drawn is {str(ctx.self_drawn).lower()}", "flower_win")
-        if ctx.robbing_kong or ctx.replacement_tile or ctx.kong_on_kong:
-            raise ContradictoryContextError("flower_win: a flower hand is won on a flower, not on a robbed kong or a "
-                                            "kong's replacement tile", "flower_win")
-
-
 def shapes_of(options: HkOptions) -> frozenset[ShapeKind]:
     return SHAPES_WITH_PAIRS if options.seven_pairs_faan else SHAPES
 
 
 def score(hand: Hand, ctx: WinContext, options: HkOptions) -> Evaluation:
+    """The entry point (RULE_SET.score): a flower hand as claimed, else every decomposition of the shapes the
+    options play, best first (tiles and context already checked by the RuleSet)."""
     if ctx.flower_win:  # the win is the flower hand: the tiles are not judged
         return Evaluation(True, flower_hand(hand, ctx, flower_fan(ctx), options))
     shapes = shapes_of(options)
