@@ -124,7 +124,7 @@ def read_majiang(item: dict[str, Any]) -> tuple[Hand, WinContext, Expected]:
 
 
 def _expected(out: dict[str, Any]) -> Expected:
-    from engine.rules.riichi.yaku import TABLE
+    from engine.rules.riichi.fans import TABLE
 
     by_name = {row.native: int(row.id) for row in TABLE.rows}
     yaku = {}

@@ -17,7 +17,7 @@ from typing import Any
 
 from bench.riichi_cases import RCase
 from engine.hand import MeldKind
-from engine.rules.riichi.yaku import ROUND_WIND, SEAT_WIND, Yaku
+from engine.rules.riichi.fans import ROUND_WIND, SEAT_WIND, Yaku
 
 Y = Yaku
 # ours 31 red, 32 green, 33 white; theirs 31 white (haku), 32 green, 33 red (chun)

@@ -12,7 +12,7 @@ from engine import api, rules
 from engine.errors import BadContextError, BadOptionError, ContradictoryContextError, TooManyCopiesError
 from engine.hand import ClaimedFrom, Meld, WinContext, Wind, chow, kong, pung, winning_hand
 from engine.results import Evaluation
-from engine.rules.riichi.yaku import TABLE, Yaku
+from engine.rules.riichi.fans import TABLE, Yaku
 from engine.tiles import parse_tile, parse_tiles
 from mjsvc import convert
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
@@ -284,7 +284,7 @@ def _plain_path() -> tuple[dict[int, int], list[tuple[str, str]], set[int]]:
 
 def test_every_predicate_holds_only_with_what_it_needs() -> None:
     """The scoring asks a predicate only when the decomposition's `Facts.have` holds the bits it declares
-    (predicates.NEEDS, a fast path). The plain path, every predicate asked, on the 2,000 generated cases and
+    (`@fan(..., needs=)`, a fast path). The plain path, every predicate asked, on the 2,000 generated cases and
     majiang-core's 5,000 wins: a predicate that holds always has its bits, so skipping never changes a yaku."""
     held, missing, _ = _plain_path()
     assert not missing, missing[:5]

@@ -44,9 +44,9 @@ from engine.hand import (
     winning_hand,
 )
 from engine.results import Evaluation
+from engine.rules.riichi.fans import Yaku
 from engine.rules.riichi.options import Renhou, RiichiOptions
 from engine.rules.riichi.payments import pay
-from engine.rules.riichi.yaku import Yaku
 from engine.tiles import parse_tile, parse_tiles
 from mjsvc import convert
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb

@@ -19,7 +19,7 @@ import pytest
 from bench.riichi_cases import RCase, generate
 from bench.riichi_oracles import Answer, mahjong_answer, our_answer, riichienv_answer
 from engine import api
-from engine.rules.riichi.yaku import TABLE, Yaku
+from engine.rules.riichi.fans import TABLE, Yaku
 
 SEED = 20241201
 DEFAULT_N = 2000

@@ -1,10 +1,13 @@
 """riichi: Japanese Riichi Mahjong, four players, 136 tiles with red fives (standard competitive rules), or
 three (option players=3, sanma: 108 tiles).
 
-yaku.py holds the yaku as a fan table (Tenhou ids 0-54, English and Japanese names, han closed and
-open, exclusions), predicates.py one predicate per yaku, facts.py what they read, fu.py the fu with
-their parts, payments.py base points, limits, payments, honba, sticks and pao, scoring.py the rest.
-Options (options.py) default to majiang-core's default rule, whose scored cases are an oracle.
+The package contract's files (engine/rules/model.py): fans.py holds the yaku as a fan table (Tenhou ids
+0-54 and our 55, kita; English and Japanese names, han closed and open, exclusions), predicates.py one
+predicate per yaku, facts.py what they read, scoring.py `score` (the decompositions scored, the dora,
+the best chosen), payments.py base points, limits, payments, honba, sticks and pao, context.py the context
+checks, referee.py the hand's log replayed. The rule set's own module: fu.py, the fu with their parts
+(read by scoring.py). Options (options.py) default to majiang-core's default rule, whose scored cases are
+an oracle.
 
 Rulings (where rule books differ or the contract is silent):
 
@@ -80,10 +83,10 @@ from engine.hand import Hand, MeldKind
 from engine.results import Analysis
 from engine.rules.model import ALL_TILES, RuleSet
 from engine.rules.riichi.context import SANMA_TILES, check_context
+from engine.rules.riichi.fans import TABLE
 from engine.rules.riichi.options import RiichiOptions
 from engine.rules.riichi.referee import REFEREE
-from engine.rules.riichi.scoring import SHAPES, evaluate
-from engine.rules.riichi.yaku import TABLE
+from engine.rules.riichi.scoring import SHAPES, score
 from engine.tiles import format_tile, tile_name
 
 
@@ -121,7 +124,7 @@ RULE_SET = RuleSet(
                     "liable", "kita"),
     minimum=1,
     red_fives=True,
-    score=evaluate,
+    score=score,
     check_context=check_context,
     allow_quad_pairs=False,
     analyze=analyze,

@@ -1,15 +1,20 @@
-"""One small predicate per yaku, registered under its id (yaku.py holds names, han and exclusions).
+"""One predicate per yaku (fans.py holds names, han and exclusions), each registered with
+`@fan(Fan.X, needs=...)` beside its rule.
 
-Each takes the Facts of one decomposition (facts.py) and says whether the yaku is there. Whether an
-open hand may count it (`open_value` 0) and what it excludes are table data, applied by the scoring.
-Dora are counted in scoring.py, not here: they are no yaku.
+Each takes the Facts of one decomposition (facts.py) and returns the yaku's occurrences: `NONE` (not
+there) or `ONCE` (counted once; Riichi counts every yaku once, shown on no particular set). `needs`: the
+bits of `Facts.have` (facts.py) the yaku cannot hold without, a necessary condition only, so the scoring
+skips predicates that cannot hold (0 or absent: always asked). Whether an open hand may count it
+(`open_value` 0) and what it excludes are table data, applied by the scoring. The dora (dora, ura dora,
+red fives, kita) are counted in scoring.py, not here: they are no yaku (`in_scoring`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Final
 
 from engine.registry import REGISTRY
+from engine.rules.model import Occurrence, Predicates
 from engine.rules.riichi.facts import (
     ALL_OUTSIDE,
     ALL_TERMINAL,
@@ -48,137 +53,130 @@ from engine.rules.riichi.facts import (
     WIND_PUNGS_3,
     Facts,
 )
+from engine.rules.riichi.fans import DORA_KINDS, TABLE, Fan
 from engine.rules.riichi.options import Renhou
-from engine.rules.riichi.yaku import ROUND_WIND, SEAT_WIND, Yaku
-from engine.tile_kinds import GREEN, RED, WHITE, WINDS, is_dragon, is_wind
+from engine.tile_kinds import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE, is_dragon, is_wind
 
-Rule = Callable[[Facts], bool]
-RULES: dict[int, Rule] = {}
-# What each yaku needs before its predicate is asked (bits of Facts.have; facts.py): a necessary condition
-# only, so the scoring skips predicates that cannot hold. 0: always asked.
-NEEDS: dict[int, int] = {}
+PREDICATES: Final = Predicates(TABLE, in_scoring=DORA_KINDS)
+fan: Final = PREDICATES.fan
 
-
-def yaku(y: Yaku, needs: int = 0) -> Callable[[Rule], Rule]:
-    def register(fn: Rule) -> Rule:
-        RULES[int(y)] = fn
-        NEEDS[int(y)] = needs
-        return fn
-    return register
+Hits = list[Occurrence]
+NONE: Final[Hits] = []  # not there (never written: shared by every predicate)
+ONCE: Final[Hits] = [()]  # counted once, on no particular set (never written)
 
 
 # ---------------------------------------------------------------- the situation
 
-@yaku(Yaku.MENZEN_TSUMO, CLOSED | SELF_DRAWN)
-def menzen_tsumo(f: Facts) -> bool:
-    return f.closed and f.ctx.self_drawn
+@fan(Fan.MENZEN_TSUMO, needs=CLOSED | SELF_DRAWN)
+def menzen_tsumo(f: Facts) -> Hits:
+    return ONCE if f.closed and f.ctx.self_drawn else NONE
 
 
-@yaku(Yaku.RIICHI, RIICHI_SET)
-def riichi(f: Facts) -> bool:
-    return f.ctx.riichi and not f.ctx.double_riichi
+@fan(Fan.RIICHI, needs=RIICHI_SET)
+def riichi(f: Facts) -> Hits:
+    return ONCE if f.ctx.riichi and not f.ctx.double_riichi else NONE
 
 
-@yaku(Yaku.DOUBLE_RIICHI, DOUBLE_RIICHI_SET)
-def double_riichi(f: Facts) -> bool:
-    return f.ctx.double_riichi
+@fan(Fan.DOUBLE_RIICHI, needs=DOUBLE_RIICHI_SET)
+def double_riichi(f: Facts) -> Hits:
+    return ONCE if f.ctx.double_riichi else NONE
 
 
-@yaku(Yaku.IPPATSU, IPPATSU_SET)
-def ippatsu(f: Facts) -> bool:
-    return f.ctx.ippatsu
+@fan(Fan.IPPATSU, needs=IPPATSU_SET)
+def ippatsu(f: Facts) -> Hits:
+    return ONCE if f.ctx.ippatsu else NONE
 
 
-@yaku(Yaku.CHANKAN, ROBBING_KONG)
-def chankan(f: Facts) -> bool:
-    return f.ctx.robbing_kong
+@fan(Fan.CHANKAN, needs=ROBBING_KONG)
+def chankan(f: Facts) -> Hits:
+    return ONCE if f.ctx.robbing_kong else NONE
 
 
-@yaku(Yaku.RINSHAN_KAIHOU, REPLACEMENT_TILE)
-def rinshan(f: Facts) -> bool:
-    return f.ctx.replacement_tile
+@fan(Fan.RINSHAN_KAIHOU, needs=REPLACEMENT_TILE)
+def rinshan(f: Facts) -> Hits:
+    return ONCE if f.ctx.replacement_tile else NONE
 
 
-@yaku(Yaku.HAITEI, LAST_TILE | SELF_DRAWN)
-def haitei(f: Facts) -> bool:
+@fan(Fan.HAITEI, needs=LAST_TILE | SELF_DRAWN)
+def haitei(f: Facts) -> Hits:
     # A replacement tile drawn as the last tile scores rinshan kaihou alone (Tenhou's rule).
-    return f.ctx.last_wall_tile and f.ctx.self_drawn and not f.ctx.replacement_tile
+    return ONCE if f.ctx.last_wall_tile and f.ctx.self_drawn and not f.ctx.replacement_tile else NONE
 
 
-@yaku(Yaku.HOUTEI, LAST_TILE)
-def houtei(f: Facts) -> bool:
-    return f.ctx.last_wall_tile and not f.ctx.self_drawn
+@fan(Fan.HOUTEI, needs=LAST_TILE)
+def houtei(f: Facts) -> Hits:
+    return ONCE if f.ctx.last_wall_tile and not f.ctx.self_drawn else NONE
 
 
-@yaku(Yaku.TENHOU, HEAVENLY)
-def tenhou(f: Facts) -> bool:
-    return f.ctx.heavenly
+@fan(Fan.TENHOU, needs=HEAVENLY)
+def tenhou(f: Facts) -> Hits:
+    return ONCE if f.ctx.heavenly else NONE
 
 
-@yaku(Yaku.CHIIHOU, EARTHLY | SELF_DRAWN)
-def chiihou(f: Facts) -> bool:
-    return f.ctx.earthly and f.ctx.self_drawn
+@fan(Fan.CHIIHOU, needs=EARTHLY | SELF_DRAWN)
+def chiihou(f: Facts) -> Hits:
+    return ONCE if f.ctx.earthly and f.ctx.self_drawn else NONE
 
 
-@yaku(Yaku.RENHOU, EARTHLY)
-def renhou(f: Facts) -> bool:
+@fan(Fan.RENHOU, needs=EARTHLY)
+def renhou(f: Facts) -> Hits:
     """Renhou as a yakuman (the option renhou; as a mangan it is scoring.py's, not a yaku that adds up)."""
-    return f.ctx.earthly and not f.ctx.self_drawn and f.options.renhou == Renhou.YAKUMAN
+    return ONCE if f.ctx.earthly and not f.ctx.self_drawn and f.options.renhou == Renhou.YAKUMAN else NONE
 
 
 # ---------------------------------------------------------------- the tiles
 
-@yaku(Yaku.TANYAO, NO_OUTSIDE)
-def tanyao(f: Facts) -> bool:
-    return (f.closed or f.options.open_tanyao) and not f.tiles.present & OUTSIDE
+@fan(Fan.TANYAO, needs=NO_OUTSIDE)
+def tanyao(f: Facts) -> Hits:
+    return ONCE if (f.closed or f.options.open_tanyao) and not f.tiles.present & OUTSIDE else NONE
 
 
-@yaku(Yaku.HONITSU, ONE_SUIT | HONOURS_HELD)
-def honitsu(f: Facts) -> bool:
-    return f.tiles.suits == 1 and f.tiles.honours
+@fan(Fan.HONITSU, needs=ONE_SUIT | HONOURS_HELD)
+def honitsu(f: Facts) -> Hits:
+    return ONCE if f.tiles.suits == 1 and f.tiles.honours else NONE
 
 
-@yaku(Yaku.CHINITSU, ONE_SUIT)
-def chinitsu(f: Facts) -> bool:
-    return f.tiles.suits == 1 and not f.tiles.honours
+@fan(Fan.CHINITSU, needs=ONE_SUIT)
+def chinitsu(f: Facts) -> Hits:
+    return ONCE if f.tiles.suits == 1 and not f.tiles.honours else NONE
 
 
-@yaku(Yaku.HONROUTOU, NO_SIMPLES | HONOURS_HELD)
-def honroutou(f: Facts) -> bool:
+@fan(Fan.HONROUTOU, needs=NO_SIMPLES | HONOURS_HELD)
+def honroutou(f: Facts) -> Hits:
     present = f.tiles.present
-    return not present & ~OUTSIDE and bool(present & HONOURS) and bool(present & TERMINALS)
+    return ONCE if not present & ~OUTSIDE and bool(present & HONOURS) and bool(present & TERMINALS) else NONE
 
 
-@yaku(Yaku.TSUUIISOU, NO_SIMPLES | HONOURS_HELD)
-def tsuuiisou(f: Facts) -> bool:
-    return not f.tiles.present & ~HONOURS
+@fan(Fan.TSUUIISOU, needs=NO_SIMPLES | HONOURS_HELD)
+def tsuuiisou(f: Facts) -> Hits:
+    return ONCE if not f.tiles.present & ~HONOURS else NONE
 
 
-@yaku(Yaku.CHINROUTOU, NO_SIMPLES)
-def chinroutou(f: Facts) -> bool:
-    return not f.tiles.present & ~TERMINALS
+@fan(Fan.CHINROUTOU, needs=NO_SIMPLES)
+def chinroutou(f: Facts) -> Hits:
+    return ONCE if not f.tiles.present & ~TERMINALS else NONE
 
 
-@yaku(Yaku.RYUUIISOU, ONLY_GREEN)
-def ryuuiisou(f: Facts) -> bool:
+@fan(Fan.RYUUIISOU, needs=ONLY_GREEN)
+def ryuuiisou(f: Facts) -> Hits:
     """Only 2 3 4 6 8 bamboo and green dragons."""
-    return not f.tiles.present & ~GREEN_TILES
+    return ONCE if not f.tiles.present & ~GREEN_TILES else NONE
 
 
-@yaku(Yaku.CHIITOITSU)
-def chiitoitsu(f: Facts) -> bool:
-    return f.seven_pairs
+@fan(Fan.CHIITOITSU)
+def chiitoitsu(f: Facts) -> Hits:
+    return ONCE if f.seven_pairs else NONE
 
 
-@yaku(Yaku.KOKUSHI_MUSOU)
-def kokushi(f: Facts) -> bool:
-    return f.thirteen_orphans
+@fan(Fan.KOKUSHI_MUSOU)
+def kokushi(f: Facts) -> Hits:
+    return ONCE if f.thirteen_orphans else NONE
 
 
-@yaku(Yaku.KOKUSHI_MUSOU_13)
-def kokushi_13(f: Facts) -> bool:
+@fan(Fan.KOKUSHI_MUSOU_13)
+def kokushi_13(f: Facts) -> Hits:
     """The 13 tiles before the win were the 13 different orphans: any of them won."""
-    return f.thirteen_orphans and len(set(f.hand.concealed)) == 13
+    return ONCE if f.thirteen_orphans and len(set(f.hand.concealed)) == 13 else NONE
 
 
 _GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
@@ -198,29 +196,30 @@ def _nine_gates_suit(f: Facts) -> int:
     return base
 
 
-@yaku(Yaku.CHUUREN_POUTOU, CLOSED | ONE_SUIT)
-def chuuren(f: Facts) -> bool:
-    return _nine_gates_suit(f) >= 0
+@fan(Fan.CHUUREN_POUTOU, needs=CLOSED | ONE_SUIT)
+def chuuren(f: Facts) -> Hits:
+    return ONCE if _nine_gates_suit(f) >= 0 else NONE
 
 
-@yaku(Yaku.JUNSEI_CHUUREN_POUTOU, CLOSED | ONE_SUIT)
-def junsei_chuuren(f: Facts) -> bool:
+@fan(Fan.JUNSEI_CHUUREN_POUTOU, needs=CLOSED | ONE_SUIT)
+def junsei_chuuren(f: Facts) -> Hits:
     """Nine gates whose 13 tiles before the win were 1112345678999 exactly (a nine-sided wait)."""
     base = _nine_gates_suit(f)
     if base < 0:
-        return False
+        return NONE
     held = [0] * 9
     for t in f.hand.concealed:
         held[t - base] += 1
-    return tuple(held) == _GATES
+    return ONCE if tuple(held) == _GATES else NONE
 
 
 # ---------------------------------------------------------------- the sets
 
-@yaku(Yaku.PINFU, CLOSED | CHOWS_4)
-def pinfu(f: Facts) -> bool:
-    return (f.closed and len(f.chows) == 4 and f.pair >= 0 and not f.is_value_tile(f.pair)
-            and f.wait == RYANMEN)
+@fan(Fan.PINFU, needs=CLOSED | CHOWS_4)
+def pinfu(f: Facts) -> Hits:
+    found = (f.closed and len(f.chows) == 4 and f.pair >= 0 and not f.is_value_tile(f.pair)
+             and f.wait == RYANMEN)
+    return ONCE if found else NONE
 
 
 def _peikou(f: Facts) -> int:
@@ -240,106 +239,131 @@ def _peikou(f: Facts) -> int:
     return n
 
 
-@yaku(Yaku.IIPEIKOU, CLOSED | CHOWS_2)
-def iipeikou(f: Facts) -> bool:
-    return _peikou(f) == 1
+@fan(Fan.IIPEIKOU, needs=CLOSED | CHOWS_2)
+def iipeikou(f: Facts) -> Hits:
+    return ONCE if _peikou(f) == 1 else NONE
 
 
-@yaku(Yaku.RYANPEIKOU, CLOSED | CHOWS_4)
-def ryanpeikou(f: Facts) -> bool:
-    return _peikou(f) == 2
+@fan(Fan.RYANPEIKOU, needs=CLOSED | CHOWS_4)
+def ryanpeikou(f: Facts) -> Hits:
+    return ONCE if _peikou(f) == 2 else NONE
 
 
-def _seat_wind(index: int) -> Rule:
-    def rule(f: Facts) -> bool:
-        return f.seat_tile == WINDS[index] and f.seat_tile in f.pungs
-    return rule
+# A pung (or kong) of the player's own wind, or of the round's: one predicate per wind.
+
+@fan(Fan.SEAT_WIND_EAST, needs=WIND_PUNG)
+def seat_wind_east(f: Facts) -> Hits:
+    return ONCE if f.seat_tile == EAST and EAST in f.pungs else NONE
 
 
-def _round_wind(index: int) -> Rule:
-    def rule(f: Facts) -> bool:
-        return f.round_tile == WINDS[index] and f.round_tile in f.pungs
-    return rule
+@fan(Fan.SEAT_WIND_SOUTH, needs=WIND_PUNG)
+def seat_wind_south(f: Facts) -> Hits:
+    return ONCE if f.seat_tile == SOUTH and SOUTH in f.pungs else NONE
 
 
-for _i in range(4):
-    yaku(SEAT_WIND[_i], WIND_PUNG)(_seat_wind(_i))
-    yaku(ROUND_WIND[_i], WIND_PUNG)(_round_wind(_i))
+@fan(Fan.SEAT_WIND_WEST, needs=WIND_PUNG)
+def seat_wind_west(f: Facts) -> Hits:
+    return ONCE if f.seat_tile == WEST and WEST in f.pungs else NONE
 
 
-@yaku(Yaku.HAKU, DRAGON_PUNG)
-def haku(f: Facts) -> bool:
-    return WHITE in f.pungs
+@fan(Fan.SEAT_WIND_NORTH, needs=WIND_PUNG)
+def seat_wind_north(f: Facts) -> Hits:
+    return ONCE if f.seat_tile == NORTH and NORTH in f.pungs else NONE
 
 
-@yaku(Yaku.HATSU, DRAGON_PUNG)
-def hatsu(f: Facts) -> bool:
-    return GREEN in f.pungs
+@fan(Fan.ROUND_WIND_EAST, needs=WIND_PUNG)
+def round_wind_east(f: Facts) -> Hits:
+    return ONCE if f.round_tile == EAST and EAST in f.pungs else NONE
 
 
-@yaku(Yaku.CHUN, DRAGON_PUNG)
-def chun(f: Facts) -> bool:
-    return RED in f.pungs
+@fan(Fan.ROUND_WIND_SOUTH, needs=WIND_PUNG)
+def round_wind_south(f: Facts) -> Hits:
+    return ONCE if f.round_tile == SOUTH and SOUTH in f.pungs else NONE
 
 
-@yaku(Yaku.CHANTA, ALL_OUTSIDE | HONOURS_HELD)
-def chanta(f: Facts) -> bool:
+@fan(Fan.ROUND_WIND_WEST, needs=WIND_PUNG)
+def round_wind_west(f: Facts) -> Hits:
+    return ONCE if f.round_tile == WEST and WEST in f.pungs else NONE
+
+
+@fan(Fan.ROUND_WIND_NORTH, needs=WIND_PUNG)
+def round_wind_north(f: Facts) -> Hits:
+    return ONCE if f.round_tile == NORTH and NORTH in f.pungs else NONE
+
+
+@fan(Fan.HAKU, needs=DRAGON_PUNG)
+def haku(f: Facts) -> Hits:
+    return ONCE if WHITE in f.pungs else NONE
+
+
+@fan(Fan.HATSU, needs=DRAGON_PUNG)
+def hatsu(f: Facts) -> Hits:
+    return ONCE if GREEN in f.pungs else NONE
+
+
+@fan(Fan.CHUN, needs=DRAGON_PUNG)
+def chun(f: Facts) -> Hits:
+    return ONCE if RED in f.pungs else NONE
+
+
+@fan(Fan.CHANTA, needs=ALL_OUTSIDE | HONOURS_HELD)
+def chanta(f: Facts) -> Hits:
     """Every set and the pair hold a terminal or honour, there is a chow and an honour."""
-    return bool(f.chows) and f.all_outside and f.tiles.honours
+    return ONCE if bool(f.chows) and f.all_outside and f.tiles.honours else NONE
 
 
-@yaku(Yaku.JUNCHAN, ALL_TERMINAL)
-def junchan(f: Facts) -> bool:
+@fan(Fan.JUNCHAN, needs=ALL_TERMINAL)
+def junchan(f: Facts) -> Hits:
     """Every set and the pair hold a terminal, and there is a chow."""
-    return bool(f.chows) and f.all_terminal
+    return ONCE if bool(f.chows) and f.all_terminal else NONE
 
 
-@yaku(Yaku.ITTSU, CHOWS_3)
-def ittsu(f: Facts) -> bool:
+@fan(Fan.ITTSU, needs=CHOWS_3)
+def ittsu(f: Facts) -> Hits:
     c = f.chows
-    return len(c) >= 3 and any(s in c and s + 3 in c and s + 6 in c for s in (0, 9, 18))
+    return ONCE if len(c) >= 3 and any(s in c and s + 3 in c and s + 6 in c for s in (0, 9, 18)) else NONE
 
 
-@yaku(Yaku.SANSHOKU_DOUJUN, CHOWS_3)
-def sanshoku_doujun(f: Facts) -> bool:
+@fan(Fan.SANSHOKU_DOUJUN, needs=CHOWS_3)
+def sanshoku_doujun(f: Facts) -> Hits:
     c = f.chows
-    return len(c) >= 3 and any(r in c and r + 9 in c and r + 18 in c for r in c if r < 9)
+    return ONCE if len(c) >= 3 and any(r in c and r + 9 in c and r + 18 in c for r in c if r < 9) else NONE
 
 
-@yaku(Yaku.SANSHOKU_DOUKOU, PUNGS_3)
-def sanshoku_doukou(f: Facts) -> bool:
+@fan(Fan.SANSHOKU_DOUKOU, needs=PUNGS_3)
+def sanshoku_doukou(f: Facts) -> Hits:
     p = f.pungs
-    return len(p) >= 3 and any(r in p and r + 9 in p and r + 18 in p for r in p if r < 9)
+    return ONCE if len(p) >= 3 and any(r in p and r + 9 in p and r + 18 in p for r in p if r < 9) else NONE
 
 
-@yaku(Yaku.TOITOI, PUNGS_4)
-def toitoi(f: Facts) -> bool:
-    return len(f.pungs) == 4
+@fan(Fan.TOITOI, needs=PUNGS_4)
+def toitoi(f: Facts) -> Hits:
+    return ONCE if len(f.pungs) == 4 else NONE
 
 
-@yaku(Yaku.SANANKOU, CONCEALED_PUNGS_3)
-def sanankou(f: Facts) -> bool:
-    return f.n_concealed_pungs == 3
+@fan(Fan.SANANKOU, needs=CONCEALED_PUNGS_3)
+def sanankou(f: Facts) -> Hits:
+    return ONCE if f.n_concealed_pungs == 3 else NONE
 
 
-@yaku(Yaku.SUUANKOU, CONCEALED_PUNGS_3 | PUNGS_4)
-def suuankou(f: Facts) -> bool:
-    return f.n_concealed_pungs == 4
+@fan(Fan.SUUANKOU, needs=CONCEALED_PUNGS_3 | PUNGS_4)
+def suuankou(f: Facts) -> Hits:
+    return ONCE if f.n_concealed_pungs == 4 else NONE
 
 
-@yaku(Yaku.SUUANKOU_TANKI, CONCEALED_PUNGS_3 | PUNGS_4)
-def suuankou_tanki(f: Facts) -> bool:
-    return f.n_concealed_pungs == 4 and f.wait == TANKI
+@fan(Fan.SUUANKOU_TANKI, needs=CONCEALED_PUNGS_3 | PUNGS_4)
+def suuankou_tanki(f: Facts) -> Hits:
+    return ONCE if f.n_concealed_pungs == 4 and f.wait == TANKI else NONE
 
 
-@yaku(Yaku.SANKANTSU, KONGS_3)
-def sankantsu(f: Facts) -> bool:
-    return f.n_kongs == 3
+@fan(Fan.SANKANTSU, needs=KONGS_3)
+def sankantsu(f: Facts) -> Hits:
+    return ONCE if f.n_kongs == 3 else NONE
 
 
-@yaku(Yaku.SUUKANTSU, KONGS_3 | PUNGS_4)
-def suukantsu(f: Facts) -> bool:
-    return f.n_kongs == 4
+@fan(Fan.SUUKANTSU, needs=KONGS_3 | PUNGS_4)
+def suukantsu(f: Facts) -> Hits:
+    return ONCE if f.n_kongs == 4 else NONE
 
 
 def _dragon_pungs(f: Facts) -> int:
@@ -350,25 +374,25 @@ def _wind_pungs(f: Facts) -> int:
     return sum([1 for t in f.pungs if is_wind(t)])
 
 
-@yaku(Yaku.SHOUSANGEN, DRAGON_PUNGS_2)
-def shousangen(f: Facts) -> bool:
-    return is_dragon(f.pair) and _dragon_pungs(f) == 2
+@fan(Fan.SHOUSANGEN, needs=DRAGON_PUNGS_2)
+def shousangen(f: Facts) -> Hits:
+    return ONCE if is_dragon(f.pair) and _dragon_pungs(f) == 2 else NONE
 
 
-@yaku(Yaku.DAISANGEN, DRAGON_PUNGS_2 | PUNGS_3)
-def daisangen(f: Facts) -> bool:
-    return _dragon_pungs(f) == 3
+@fan(Fan.DAISANGEN, needs=DRAGON_PUNGS_2 | PUNGS_3)
+def daisangen(f: Facts) -> Hits:
+    return ONCE if _dragon_pungs(f) == 3 else NONE
 
 
-@yaku(Yaku.SHOUSUUSHII, WIND_PUNGS_3 | PUNGS_3)
-def shousuushii(f: Facts) -> bool:
-    return is_wind(f.pair) and _wind_pungs(f) == 3
+@fan(Fan.SHOUSUUSHII, needs=WIND_PUNGS_3 | PUNGS_3)
+def shousuushii(f: Facts) -> Hits:
+    return ONCE if is_wind(f.pair) and _wind_pungs(f) == 3 else NONE
 
 
-@yaku(Yaku.DAISUUSHII, WIND_PUNGS_3 | PUNGS_4)
-def daisuushii(f: Facts) -> bool:
-    return _wind_pungs(f) == 4
+@fan(Fan.DAISUUSHII, needs=WIND_PUNGS_3 | PUNGS_4)
+def daisuushii(f: Facts) -> Hits:
+    return ONCE if _wind_pungs(f) == 4 else NONE
 
 
-# Built at import (one entry per yaku) and never written after: the registry lists them (engine.registry).
-REGISTRY.frozen("riichi.predicates", RULES=RULES, NEEDS=NEEDS)
+# Built at import and never written after: the registry lists them (engine.registry).
+REGISTRY.frozen("riichi.predicates", NONE=NONE, ONCE=ONCE)

@@ -72,9 +72,9 @@ from engine.referee import (
 )
 from engine.results import Evaluation
 from engine.rules.riichi.context import MAX_COUNTERS
+from engine.rules.riichi.fans import Fan
 from engine.rules.riichi.options import Renhou, RiichiOptions
 from engine.rules.riichi.payments import YAKUMAN_BASE, tsumo_shares
-from engine.rules.riichi.yaku import Yaku
 from engine.shapes import is_standard_complete, is_thirteen_orphans
 from engine.tiles import (
     DRAGONS,
@@ -1228,8 +1228,8 @@ class Table:
         if best is None or not best.yakuman:
             return None, 0
         ids = {h.fan.id for h in best.fans}
-        for yaku, group, value in ((Yaku.DAISANGEN, DRAGONS, 1),
-                                   (Yaku.DAISUUSHII, WINDS, 2 if self.opts.double_yakuman else 1)):
+        for yaku, group, value in ((Fan.DAISANGEN, DRAGONS, 1),
+                                   (Fan.DAISUUSHII, WINDS, 2 if self.opts.double_yakuman else 1)):
             if int(yaku) not in ids:
                 continue
             sets = [m for m in self.seats[w.seat].melds if m.kind != MeldKind.CHOW and m.tile in group]

@@ -2,15 +2,19 @@
 
 Per decomposition: the predicates find the yaku, the shared mechanism (engine.rules.principles) applies
 the table's exclusions (a yakuman excludes every other yaku and the dora), the han of an open hand are
-the table's `open_value`; no yaku, no win. Then dora, ura dora and red fives, fu, base points, payments.
-Best first: the most the winner is paid, then a yakuman before a counted yakuman of the same points, then
-more han, then more fu, then engine.shapes' order.
+the table's `open_value`; no yaku, no win. Then dora, ura dora, red fives and kita (the rows predicates.py
+leaves to this module: `PREDICATES.in_scoring`), fu, base points, payments. Renhou as a mangan (option
+renhou) is scored here too. Best first: the most the winner is paid, then a yakuman before a counted
+yakuman of the same points, then more han, then more fu, then engine.shapes' order.
+
+`score` is the entry point (`RULE_SET.score`). What is asked of each shape, in which order and under which
+`needs`, is derived once at import from the one registry, predicates.PREDICATES.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Final
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 from engine.errors import ContradictoryContextError
 from engine.hand import ClaimedFrom, Hand, MeldKind, WinContext
@@ -18,29 +22,45 @@ from engine.registry import REGISTRY
 from engine.results import Evaluation, FanDef, FanHit, Scoring
 from engine.rules.model import Scope
 from engine.rules.principles import Principles
-from engine.rules.riichi import predicates
 from engine.rules.riichi.facts import Facts, TileFacts
+from engine.rules.riichi.fans import TABLE, Fan
 from engine.rules.riichi.fu import fu as fu_of
 from engine.rules.riichi.options import Renhou, RiichiOptions
 from engine.rules.riichi.payments import base_points, pay, seat_of
-from engine.rules.riichi.yaku import TABLE, Yaku
+from engine.rules.riichi.predicates import PREDICATES, Hits
 from engine.shapes import Decomposition, ShapeKind, decompositions
 from engine.tiles import DRAGONS, GREEN, M1, NORTH, RANKS, RED, SUITED, WHITE, WINDS, offset_in_suit, suit_first
 
 SHAPES: Final = frozenset({ShapeKind.STANDARD, ShapeKind.SEVEN_PAIRS, ShapeKind.THIRTEEN_ORPHANS})
 PRINCIPLES: Final = Principles(TABLE.rows)
-_ORDER: Final = sorted(predicates.RULES, key=lambda y: PRINCIPLES.rank[y])
+
+
+def _needs(hints: Mapping[str, Any], name: str) -> int:
+    """A registration's `needs` (bits of Facts.have; 0: always asked), the one hint Riichi's predicates take."""
+    unknown = sorted(set(hints) - {"needs"})
+    if unknown:
+        raise ValueError(f"{name}: hints {unknown} mean nothing to Riichi's scoring (only needs)")
+    needs = hints.get("needs", 0)
+    if type(needs) is not int:
+        raise ValueError(f"{name}: needs is a bit mask of Facts.have, not {needs!r}")
+    return needs
+
+
+# Every predicate, by yaku id, as the registry holds it: (needs, predicate).
+_REGISTERED: Final[dict[int, tuple[int, Callable[[Facts], Hits]]]] = {
+    p.id: (_needs(p.hints, p.row.name), p.find) for p in PREDICATES}
+_ORDER: Final = sorted(_REGISTERED, key=lambda y: PRINCIPLES.rank[y])
 
 
 class Rules:
     """The predicates one shape asks, in rank order, as parallel lists (compiled, read by index, not unpacked):
-    the yaku, what each needs (predicates.NEEDS), its predicate."""
+    the yaku, what each needs (its registration's `needs`), its predicate."""
 
     def __init__(self, keep: Callable[[int], bool]) -> None:
         ids = [y for y in _ORDER if keep(y)]
         self.yaku: list[int] = ids
-        self.needs: list[int] = [predicates.NEEDS[y] for y in ids]
-        self.rules: list[Callable[[Facts], bool]] = [predicates.RULES[y] for y in ids]
+        self.needs: list[int] = [_REGISTERED[y][0] for y in ids]
+        self.rules: list[Callable[[Facts], Hits]] = [_REGISTERED[y][1] for y in ids]
 
 
 # Which predicates can hold for a shape: a yaku scored on sets needs four sets and a pair (the table's
@@ -49,7 +69,7 @@ _RULES_FOR: Final[dict[ShapeKind, Rules]] = {
     ShapeKind.STANDARD: Rules(lambda y: True),
     ShapeKind.SEVEN_PAIRS: Rules(lambda y: TABLE.by_id[y].scope is not Scope.SETS),
     ShapeKind.THIRTEEN_ORPHANS: Rules(lambda y: TABLE.by_id[y].scope is Scope.SITUATION
-                                      or y in (int(Yaku.KOKUSHI_MUSOU), int(Yaku.KOKUSHI_MUSOU_13))),
+                                      or y in (int(Fan.KOKUSHI_MUSOU), int(Fan.KOKUSHI_MUSOU_13))),
 }
 _DEFS: Final[dict[int, FanDef]] = TABLE.def_by_id
 # An open hand's yaku worth one han less (kuisagari) are reported with the han they count for.
@@ -71,7 +91,7 @@ _NEXT: Final[list[int]] = [_NEXT_OF[t] for t in range(34)]  # by tile index
 # Three players (no 2m-8m): 1m indicates 9m, 9m indicates 1m (riichi.wiki "Sanma"; Tenhou, Mahjong Soul).
 M9: Final = M1 + 8
 _NEXT_3: Final[list[int]] = [M9 if t == M1 else _NEXT_OF[t] for t in range(34)]
-_LIABLE: Final = {int(Yaku.DAISANGEN): DRAGONS, int(Yaku.DAISUUSHII): WINDS}
+_LIABLE: Final = {int(Fan.DAISANGEN): DRAGONS, int(Fan.DAISUUSHII): WINDS}
 _N_IDS: Final = max(int(r.id) for r in TABLE.rows) + 1
 # By yaku id (lists: an index, not a hashed key; an id the table lacks reads 0 / False / None).
 _CLOSED_VALUE: Final[list[int]] = [0] * _N_IDS
@@ -81,12 +101,15 @@ for _r in TABLE.rows:
     _CLOSED_VALUE[int(_r.id)] = _r.value
     _OPEN_VALUE[int(_r.id)] = _r.value_for(False)
     _LIMIT[int(_r.id)] = _r.limit
-_PINFU: Final = int(Yaku.PINFU)
-_DORA: Final = int(Yaku.DORA)
-_URA_DORA: Final = int(Yaku.URA_DORA)
-_AKA_DORA: Final = int(Yaku.AKA_DORA)
-_KITA: Final = int(Yaku.KITA)
-_RENHOU: Final = int(Yaku.RENHOU)
+_PINFU: Final = int(Fan.PINFU)
+_DORA: Final = int(Fan.DORA)
+_URA_DORA: Final = int(Fan.URA_DORA)
+_AKA_DORA: Final = int(Fan.AKA_DORA)
+_KITA: Final = int(Fan.KITA)
+_RENHOU: Final = int(Fan.RENHOU)
+# The rows predicates.py leaves to this module (PREDICATES.in_scoring) are the dora `_score` counts.
+if PREDICATES.in_scoring != frozenset((_DORA, _URA_DORA, _AKA_DORA, _KITA)) or PREDICATES.missing():
+    raise ValueError("riichi: the rows without a predicate are not the dora scoring.py counts")
 _MANGAN: Final = 2000
 # Renhou as a mangan (option renhou = mangan) is reported at 5 han, the least a mangan has.
 _RENHOU_MANGAN: Final = FanHit(FanDef(_RENHOU, TABLE.by_id[_RENHOU].name, TABLE.by_id[_RENHOU].native, 5,
@@ -163,7 +186,7 @@ def _pao(hand: Hand, ctx: WinContext, tiles: tuple[int, ...], players: int) -> i
 # majiang-core hands find and on random sets.
 _COUNTED: Final[dict[int, int]] = {}
 COUNTED_MAX: Final = 16384
-_IDS: Final[list[int]] = sorted(predicates.RULES)
+_IDS: Final[list[int]] = sorted(_REGISTERED)
 # Per yaku id: the yaku it excludes or is excluded by, outright or on sets (bit per id).
 _TIED: Final[list[int]] = [0] * _N_IDS
 for _y in _IDS:
@@ -344,7 +367,8 @@ def _rank(s: Scoring) -> tuple[int, int, int, int]:
     return (-s.points, 0 if s.yakuman else 1, -s.han, -s.fu)
 
 
-def evaluate(hand: Hand, ctx: WinContext, options: RiichiOptions) -> Evaluation:
+def score(hand: Hand, ctx: WinContext, options: RiichiOptions) -> Evaluation:
+    """The entry point (RULE_SET.score): every decomposition of a Riichi shape scored, the best first."""
     decs: list[Decomposition] = [d for d in decompositions(hand, False) if d.kind in SHAPES]
     if not decs:
         return Evaluation(False)
@@ -372,8 +396,8 @@ def _check_liable(ctx: WinContext, best: Scoring | None) -> None:
 
 
 # Built at import and never written after: the registry lists them (engine.registry).
-REGISTRY.frozen("riichi.scoring", _ORDER=_ORDER, _RULES_FOR=_RULES_FOR, _DEFS=_DEFS, _OPEN_DEFS=_OPEN_DEFS,
-                _SINGLE_DEFS=_SINGLE_DEFS, _NEXT_OF=_NEXT_OF, _NEXT=_NEXT, _NEXT_3=_NEXT_3, _LIABLE=_LIABLE,
-                _CLOSED_VALUE=_CLOSED_VALUE, _OPEN_VALUE=_OPEN_VALUE, _LIMIT=_LIMIT, _NO_SETS=_NO_SETS,
+REGISTRY.frozen("riichi.scoring", _REGISTERED=_REGISTERED, _ORDER=_ORDER, _RULES_FOR=_RULES_FOR, _DEFS=_DEFS,
+                _OPEN_DEFS=_OPEN_DEFS, _SINGLE_DEFS=_SINGLE_DEFS, _NEXT_OF=_NEXT_OF, _NEXT=_NEXT, _NEXT_3=_NEXT_3,
+                _LIABLE=_LIABLE, _CLOSED_VALUE=_CLOSED_VALUE, _OPEN_VALUE=_OPEN_VALUE, _LIMIT=_LIMIT, _NO_SETS=_NO_SETS,
                 _HIT=_HIT, _OPEN_HIT=_OPEN_HIT, _DORA_HITS=_DORA_HITS, _COUNTED=_COUNTED, _IDS=_IDS,
                 _TIED=_TIED, _BYTE_BITS=_BYTE_BITS)
