@@ -463,7 +463,7 @@ def test_chengdu_covers_every_row() -> None:
     from engine.rules.sichuan.fans import CHENGDU_ROWS
 
     covered = {int(f) for g in GOLDEN for f in g.fans}
-    assert {int(r.id) for r, _ in CHENGDU_ROWS} <= covered
+    assert {int(r.id) for r in CHENGDU_ROWS} <= covered
 
 
 def test_list_fans() -> None:

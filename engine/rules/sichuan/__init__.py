@@ -8,7 +8,7 @@ void suit anywhere, standing, melded or the winning tile (缺一门). Without a 
 fan (`Scoring.points`; `Scoring.total` is the capped fan); `Scoring.payments` gives every seat's
 signed change for the win (payments.py).
 
-Two rule sheets (option `variant`), their tables in fans.py:
+Two rule sheets (option `variant`), their tables in fans.py (one predicate per row in predicates.py):
 
 * MIL, the Mahjong International League rules as the open-source engine dcmshi/sichuan-mahjong plays
   them (MIT; 6,508 of its scored cases in /work/shared/oracles/sichuan are checked in the tests): Kong
@@ -45,6 +45,11 @@ legal wait, over the suits the hand may keep; a concealed tile of the void suit 
 costs one exchange; shanten 0 exactly when a tile completes a legal win, a fifth copy being none. A
 declared meld of the void suit, or melds in three suits, can never win: BAD_MELD naming the meld.
 
+The package keeps the rule-set contract (engine/rules/model.py: fans.py, facts.py, predicates.py,
+scoring.py, options.py, context.py, payments.py, referee.py) and two modules of its own: ready.py
+(Analyze under 缺一门 and the wall's-end value) and round_options.py (the options of a whole 血战 round, read
+by the referee).
+
 Rulings (where the reference engine departs from the published rules, the rules are followed, and
 tested by hand in tests/unit/test_sichuan.py):
 
@@ -68,12 +73,13 @@ self-draw, neither with a declared set nor on the last tile or after a kong.
 from __future__ import annotations
 
 from engine.rules.model import RuleSet
+from engine.rules.sichuan.context import check_context
 from engine.rules.sichuan.facts import SUITED
 from engine.rules.sichuan.fans import TABLE
 from engine.rules.sichuan.options import SichuanOptions
 from engine.rules.sichuan.ready import analyze
 from engine.rules.sichuan.referee import REFEREE
-from engine.rules.sichuan.scoring import SHAPES, check_context, score
+from engine.rules.sichuan.scoring import SHAPES, score
 
 CONTEXT_FIELDS = ("self_drawn", "replacement_tile", "robbing_kong", "last_wall_tile", "seat_wind", "heavenly",
                   "earthly", "discarded_by", "void_suit", "after_kong_discard", "seats_out", "prior_kong",

@@ -1,7 +1,7 @@
 """What the Sichuan predicates read: one decomposition of a winning hand, its situation and options.
 
 Hand-wide counts are computed once per hand (`HandFacts`) and shared by its decompositions, so each
-predicate in `fans.py` is a line or two.
+predicate in `predicates.py` is a line or two.
 """
 
 from __future__ import annotations

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 from types import MappingProxyType
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from engine.errors import BadOptionError
 from engine.hand import Suit
-from engine.rules.model import option
+from engine.rules.model import Wire, option
 from engine.rules.sichuan.round_options import RoundOptions
 
 # Caps a room may set: 3 (x8) up to 8 (x256, the Chengdu sheet's dearest hand, 清十八罗汉).
@@ -69,6 +69,17 @@ class SichuanOptions(RoundOptions):  # the round's options (referee) are its bas
         KongBloomPayer.ALL, "点杠花 (a self-draw on the replacement tile of a kong fed by a discard, "
         "WinContext.kong_fed_by): all pay as on a self-draw (点杠花当自摸), or the feeder alone as on a discard "
         "(点杠花当炮)")
+
+    @classmethod
+    def from_wire(cls, name: str, value: Any, field: str, wire: Wire) -> Any:
+        """`void_suit` is a Suit on the wire (SUIT_CHARACTERS, SUIT_DOTS or SUIT_BAMBOO; anything else,
+        SUIT_UNSPECIFIED included, is BAD_OPTION naming `field`); every other option is as the wire numbers it."""
+        if name != "void_suit":
+            return value
+        suit = wire.suit(value)
+        if suit is None:
+            raise BadOptionError(f"{field}: {value} is not a Suit value", field)
+        return suit
 
     def __post_init__(self) -> None:
         if self.fan_cap is not None and (type(self.fan_cap) is not int or self.fan_cap not in FAN_CAPS):

@@ -26,9 +26,10 @@ from engine.errors import BadMeldError, TileCountError
 from engine.hand import ClaimedFrom, Hand, Suit, WinContext, make_hand
 from engine.registry import REGISTRY
 from engine.results import Analysis, DiscardOption, TileCount
+from engine.rules.sichuan.context import check_hand
 from engine.rules.sichuan.facts import SUITED
 from engine.rules.sichuan.options import SichuanOptions
-from engine.rules.sichuan.scoring import SHAPES, check_hand, score
+from engine.rules.sichuan.scoring import SHAPES, score
 from engine.shapes import ShapeKind, is_complete_counts
 from engine.tiles import NUM_KINDS, suit_of, to_counts
 
