@@ -10,7 +10,7 @@ engine wind + 1 with 0 read as east, and MeldKind / ClaimedFrom / SetKind share 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final, cast
 
 from engine import rules
@@ -349,9 +349,6 @@ def options_from_proto(rule_set: str, msg: pb.RuleOptions | None, field: str = "
 def _option_value(rule_set: str, name: str, value: Any, field: str) -> Any:
     """An option's wire value in engine terms, as the rule set's options type maps it (`Options.from_wire`,
     given how the wire's shared enums read: `WIRE`); enums that share the engine's numbers pass as they are."""
-    legacy = _NOT_YET_MAPPED_BY_THE_RULE_SET.get((rule_set, name))
-    if legacy is not None:
-        return legacy(value, field)
     return rules.get(rule_set).options_type.from_wire(name, value, field, WIRE)
 
 
@@ -377,22 +374,6 @@ WIRE = _Wire()
 
 
 # Until these rule sets' options.py map their own wire values (`from_wire`), their mapping stays here.
-def _void_suit(value: Any, field: str) -> Suit:  # Suit: engine suit + 1
-    if value not in (1, 2, 3):
-        raise BadOptionError(f"{field}: {value} is not a Suit value", field)
-    return Suit(value - 1)
-
-
-def _ghosts(value: Any, field: str) -> tuple[int, ...]:  # Tile: engine index + 1
-    return tuple(tiles_from_proto(value, field))
-
-
-_NOT_YET_MAPPED_BY_THE_RULE_SET: Final[dict[tuple[str, str], Callable[[Any, str], Any]]] = {
-    ("sichuan", "void_suit"): _void_suit,
-    ("guangdong", "ghosts"): _ghosts,
-}
-
-
 def _claimed_from(value: int, field: str) -> ClaimedFrom:
     if value not in (0, 1, 2, 3):
         raise BadContextError(f"{field}: {value} is not a ClaimedFrom value", field)

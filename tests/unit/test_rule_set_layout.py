@@ -4,8 +4,7 @@ One test per rule set (`engine.rules.names()`): the files are there and each hol
 (fans.py data only, one registry of predicates covering the table through the one decorator, one entry point
 `score` in scoring.py, the options type in options.py, its own context checks in context.py, every other module
 named in the package docstring)
-and the service's conversion layer (mjsvc/convert.py) names no rule set. The rule sets not yet converted are
-listed in NOT_YET and expected to fail (strictly: once one passes, the test asks for its removal here).
+and the service's conversion layer (mjsvc/convert.py) names no rule set.
 """
 
 from __future__ import annotations
@@ -24,15 +23,6 @@ from engine.rules.model import FanRow, FanTable, Options, Predicates, RuleSet, S
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT_FILES = ("__init__.py", "fans.py", "facts.py", "predicates.py", "scoring.py", "options.py")
 OPTIONAL_FILES = ("payments.py", "context.py", "referee.py")
-# Rule sets still declared their older way (the lead converts them after their branches merge).
-NOT_YET = {"riichi", "sichuan", "hk", "guangdong"}
-
-
-def _params() -> list[object]:
-    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="not yet on the package contract"))
-            if name in NOT_YET else name for name in rules.names()]
-
-
 def _tree(path: Path) -> ast.Module:
     return ast.parse(path.read_text(), str(path))
 
@@ -119,13 +109,9 @@ def _layout_problems(name: str) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", rules.names())
 def test_rule_set_keeps_the_package_contract(name: str) -> None:
     assert _layout_problems(name) == []
-
-
-def test_not_yet_names_registered_rule_sets() -> None:
-    assert set(rules.names()) >= NOT_YET
 
 
 # -- the registry and the occurrence type themselves
