@@ -12,16 +12,17 @@ from google.rpc import error_details_pb2, status_pb2
 from engine.errors import (
     BadContextError,
     BadMeldError,
+    BadOptionError,
     BadTileError,
     EngineError,
     MissingWinningTileError,
     TileCountError,
     TooManyCopiesError,
 )
-from engine.hand import ClaimedFrom, MeldKind, Wind
+from engine.hand import ClaimedFrom, MeldKind, Suit, Wind
 from engine.results import Analysis, DiscardOption, Evaluation, FanDef, FanHit, Scoring, TileCount
 from engine.shapes import Decomposition, SetKind, ShapeKind, TileSet
-from engine.tiles import EAST, RED, parse_tiles
+from engine.tiles import EAST, RED, WHITE, parse_tiles
 from mjsvc import convert
 from mjsvc.errors import Failure, place, qualify
 from mjsvc.gen.mahjong.v1 import mahjong_pb2 as pb
@@ -378,3 +379,24 @@ def test_failure_status_carries_error_info_and_bad_request() -> None:
     assert info.reason == "BAD_MELD" and info.metadata["field"] == "hand.melds[1].tiles"
     assert bad.field_violations[0].field == "hand.melds[1].tiles"
 
+
+
+@pytest.mark.parametrize(("rule_set", "options", "error", "field", "message"), [
+    ("guangdong", pb.RuleOptions(guangdong=pb.GuangdongOptions(ghosts=[pb.TILE_WHITE, 999])), BadTileError,
+     "options.guangdong.ghosts[1]", "999 is not a Tile value"),
+    ("sichuan", pb.RuleOptions(sichuan=pb.SichuanOptions(void_suit=5)), BadOptionError,
+     "options.sichuan.void_suit", "5 is not a Suit value"),
+])
+def test_wire_values_a_rule_set_maps_itself_are_refused_naming_the_field(
+        rule_set: str, options: pb.RuleOptions, error: type[Exception], field: str, message: str) -> None:
+    """Ghost tiles and the void suit are read by the rule sets' own `from_wire` (convert names no rule set)."""
+    with pytest.raises(error) as err:
+        convert.options_from_proto(rule_set, options)
+    assert getattr(err.value, "field", None) == field and message in str(err.value)
+
+
+def test_wire_values_a_rule_set_maps_itself_are_read() -> None:
+    assert convert.options_from_proto("guangdong", pb.RuleOptions(guangdong=pb.GuangdongOptions(
+        ghosts=[pb.TILE_WHITE]))) == {"ghosts": (WHITE,)}
+    assert convert.options_from_proto("sichuan", pb.RuleOptions(sichuan=pb.SichuanOptions(void_suit=3))) == {
+        "void_suit": Suit(2)}
